@@ -1,0 +1,23 @@
+// Package analyzer lists fencelint's analyzers in their contract order.
+package analyzer
+
+import (
+	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/lint"
+)
+
+// All is every fencelint analyzer with its documentation, in contract order.
+var All = []*lint.Analyzer{
+	unfencedwrite.Lint,
+}
+
+// Analyzers returns the bare analyzers for drivers that take
+// *analysis.Analyzer (go vet's unitchecker, golangci-lint, nogo).
+func Analyzers() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(All))
+	for i, a := range All {
+		out[i] = a.Analyzer
+	}
+	return out
+}

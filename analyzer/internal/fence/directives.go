@@ -1,0 +1,198 @@
+package fence
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/analyzer/internal/directive"
+	"github.com/fencelint/fencelint/rules"
+)
+
+// collectDirectives reads //fencelint:acquire|release|token|write from
+// declarations of this package into local facts.
+func (e *engine) collectDirectives() {
+	for _, file := range e.pass.Files {
+		for _, decl := range file.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Doc == nil {
+					continue
+				}
+				fn, _ := e.pass.TypesInfo.Defs[d.Name].(*types.Func)
+				if fn == nil {
+					continue
+				}
+				for _, dir := range directive.Of(d.Doc) {
+					e.applyFuncDirective(fn, dir)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					ts, ok := spec.(*ast.TypeSpec)
+					if !ok {
+						continue
+					}
+					st, ok := ts.Type.(*ast.StructType)
+					if !ok {
+						continue
+					}
+					for _, field := range st.Fields.List {
+						if !hasKind(directive.Of(field.Doc, field.Comment), directive.Token) {
+							continue
+						}
+						for _, name := range field.Names {
+							if v, ok := e.pass.TypesInfo.Defs[name].(*types.Var); ok {
+								e.tokenFields[v] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func hasKind(ds []directive.Directive, k directive.Kind) bool {
+	for _, d := range ds {
+		if d.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *engine) factFor(fn *types.Func) *FuncFact {
+	f := e.local[fn]
+	if f == nil {
+		f = newFuncFact()
+		e.local[fn] = f
+	}
+	return f
+}
+
+func (e *engine) applyFuncDirective(fn *types.Func, d directive.Directive) {
+	sig := fn.Type().(*types.Signature)
+	switch d.Kind {
+	case directive.Acquire:
+		f := e.factFor(fn)
+		f.Acquire = true
+		f.Lock = "lock acquired by " + fn.Name()
+		f.TokenResult = -1
+		hasLease := false
+		for i := 0; i < sig.Results().Len(); i++ {
+			t := sig.Results().At(i).Type()
+			if info, ok := rules.LeaseOf(t); ok {
+				hasLease = info.Token != nil
+				break
+			}
+			if rules.IsIntegerLike(t) {
+				f.TokenResult = i
+				break
+			}
+		}
+		f.NoToken = f.TokenResult < 0 && !hasLease && !resultHasTokenField(e, sig)
+	case directive.Release:
+		e.factFor(fn).Release = true
+	case directive.Token:
+		e.factFor(fn).Token = true
+	case directive.Write:
+		f := e.factFor(fn)
+		f.Write = true
+		f.Directive = true
+		for _, a := range d.Args {
+			name, ok := strings.CutPrefix(a, "token=")
+			if !ok {
+				continue
+			}
+			for i := 0; i < sig.Params().Len(); i++ {
+				if sig.Params().At(i).Name() == name {
+					f.FencedBy = append(f.FencedBy, i)
+					f.Directive = false
+				}
+			}
+		}
+	}
+}
+
+// resultHasTokenField reports whether a result's struct type has a field
+// marked //fencelint:token in this package.
+func resultHasTokenField(e *engine, sig *types.Signature) bool {
+	for i := 0; i < sig.Results().Len(); i++ {
+		st, ok := derefStruct(sig.Results().At(i).Type())
+		if !ok {
+			continue
+		}
+		for j := 0; j < st.NumFields(); j++ {
+			if e.isTokenField(st.Field(j)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
+}
+
+func (e *engine) isTokenField(v *types.Var) bool {
+	if e.tokenFields[v] {
+		return true
+	}
+	if v.Pkg() != nil && v.Pkg() != e.pass.Pkg {
+		return e.pass.ImportObjectFact(v, new(TokenFieldFact))
+	}
+	return false
+}
+
+// calleeFact returns what is known of fn from directives, local inference
+// or imported facts.
+func (e *engine) calleeFact(fn *types.Func) *FuncFact {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if f, ok := e.local[fn]; ok {
+		return f
+	}
+	if fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {
+		f := new(FuncFact)
+		if e.pass.ImportObjectFact(fn, f) {
+			return f
+		}
+	}
+	return nil
+}
+
+// exportFacts exports the facts of this package's own functions and fields.
+func (e *engine) exportFacts() {
+	any := false
+	for fn, f := range e.local {
+		if fn.Pkg() != e.pass.Pkg || f.isZero() || !exportable(fn) {
+			continue
+		}
+		e.pass.ExportObjectFact(fn, f)
+		any = true
+	}
+	for v := range e.tokenFields {
+		e.pass.ExportObjectFact(v, new(TokenFieldFact))
+		any = true
+	}
+	if any || declaresLease(e.pass.Pkg) {
+		e.pass.ExportPackageFact(new(PackageFact))
+	}
+}
+
+// exportable reports whether an object can carry a fact across packages:
+// package-level functions and methods of package-level types.
+func exportable(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return fn.Parent() == fn.Pkg().Scope()
+	}
+	return true
+}

@@ -1,0 +1,93 @@
+package fence
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FuncFact summarises what a function does for its callers in other
+// packages. It is the only fact type on functions, so that one lookup
+// answers every question about a callee.
+type FuncFact struct {
+	// Acquire: calling the function takes a lock; it is released by a
+	// Release function or at the caller's scope end.
+	Acquire bool
+	// NoToken: the lock taken gives no fencing token.
+	NoToken bool
+	// Lock names the lock for messages ("etcd mutex via locks.Acquire").
+	Lock string
+	// TokenResult is the index of the result carrying the token, or -1.
+	TokenResult int
+	// Release: calling the function releases a lock.
+	Release bool
+	// Callback >= 0: the function runs its Callback'th parameter (a func)
+	// while holding a lock, passing the lease or token as that func's
+	// LeaseArg'th argument (-1: nothing to fence with is passed).
+	Callback int
+	LeaseArg int
+	// Write: the function writes shared storage. FencedBy lists the
+	// parameters whose token-derived value fences every write inside;
+	// Unfenced, when set, describes a write inside that no parameter
+	// fences. Directive marks a //fencelint:write without token=.
+	Write     bool
+	FencedBy  []int
+	Unfenced  string
+	Directive bool
+	// Token: the function (a method) returns the fencing token.
+	Token bool
+}
+
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	var parts []string
+	if f.Acquire {
+		s := "acquire"
+		if f.NoToken {
+			s += "(notoken)"
+		} else if f.TokenResult >= 0 {
+			s += fmt.Sprintf("(token=%d)", f.TokenResult)
+		}
+		parts = append(parts, s)
+	}
+	if f.Release {
+		parts = append(parts, "release")
+	}
+	if f.Callback >= 0 {
+		parts = append(parts, fmt.Sprintf("withlock(%d,%d)", f.Callback, f.LeaseArg))
+	}
+	if f.Write {
+		s := "write"
+		if len(f.FencedBy) > 0 {
+			s += fmt.Sprintf("(fencedby=%v)", f.FencedBy)
+		}
+		if f.Unfenced != "" {
+			s += "(unfenced)"
+		}
+		parts = append(parts, s)
+	}
+	if f.Token {
+		parts = append(parts, "token")
+	}
+	return strings.Join(parts, " ")
+}
+
+// isZero reports whether the fact says nothing and need not be exported.
+func (f *FuncFact) isZero() bool {
+	return !f.Acquire && !f.Release && f.Callback < 0 && !f.Write && !f.Token
+}
+
+func newFuncFact() *FuncFact { return &FuncFact{TokenResult: -1, Callback: -1, LeaseArg: -1} }
+
+// TokenFieldFact marks a struct field declared //fencelint:token.
+type TokenFieldFact struct{}
+
+func (*TokenFieldFact) AFact()         {}
+func (*TokenFieldFact) String() string { return "token" }
+
+// PackageFact marks a package that exports fencelint facts or declares a
+// lease type: importing it makes a package relevant.
+type PackageFact struct{}
+
+func (*PackageFact) AFact()         {}
+func (*PackageFact) String() string { return "fencelint" }

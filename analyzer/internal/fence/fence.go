@@ -1,0 +1,263 @@
+package fence
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"runtime/debug"
+	"sort"
+
+	"github.com/fencelint/fencelint/analyzer/internal/directive"
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer is the shared engine. It reports nothing; analyzers read its
+// *Model from pass.ResultOf. It is the only fencelint pass with facts.
+var Analyzer = &analysis.Analyzer{
+	Name:       "fencelint_fence",
+	Doc:        "shared engine of fencelint: lock scopes, token flow, write conditions and facts",
+	Run:        run,
+	ResultType: reflect.TypeOf((*Model)(nil)),
+	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact)},
+}
+
+// Budgets keep the engine linear in the size of the code: a function with
+// more SSA instructions than maxInstrs is skipped (it is generated or
+// table-like code, not a lock holder), and value tracing stops at maxDepth.
+const (
+	maxInstrs = 20000
+	maxDepth  = 24
+)
+
+func run(pass *analysis.Pass) (res any, err error) {
+	model := &Model{}
+	if !relevant(pass) {
+		return model, nil // fast path: no lock API, lease type, directive or fact in reach
+	}
+	model.Relevant = true
+	e := newEngine(pass, model)
+	e.collectDirectives()
+	if !e.buildSSA() {
+		return model, nil
+	}
+	e.analyze()
+	e.exportSummaries()
+	e.exportFacts()
+	sort.SliceStable(model.Writes, func(i, j int) bool { return model.Writes[i].Pos < model.Writes[j].Pos })
+	return model, nil
+}
+
+// relevant is the fast path. A package matters only if it imports an API
+// rules/ knows, imports a package carrying fencelint facts, has a
+// //fencelint: directive, or declares a lease-shaped type.
+func relevant(pass *analysis.Pass) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if rules.IsKnownPath(imp.Path()) {
+			return true
+		}
+		if pass.ImportPackageFact(imp, new(PackageFact)) {
+			return true
+		}
+	}
+	if directive.HasAny(pass.Files) {
+		return true
+	}
+	return declaresLease(pass.Pkg)
+}
+
+func declaresLease(pkg *types.Package) bool {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok {
+			if _, ok := rules.LeaseOf(tn.Type()); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// engine holds the per-package state of one run.
+type engine struct {
+	pass  *analysis.Pass
+	model *Model
+
+	prog  *ssa.Program
+	pkg   *ssa.Package
+	funcs []*ssa.Function
+
+	// AST lookups by position: SSA positions point into these nodes.
+	calls map[token.Pos]*ast.CallExpr // by Lparen
+	sels  map[token.Pos]*ast.SelectorExpr
+	decls map[*types.Func]*ast.FuncDecl
+
+	// local knowledge, later exported as facts
+	local       map[*types.Func]*FuncFact
+	tokenFields map[*types.Var]bool
+
+	// scopes of whole function bodies (lease/token parameters, callbacks,
+	// closures started in a scope), and of instructions after acquires
+	bodyScope  map[*ssa.Function]*Scope
+	instrScope map[ssa.Instruction]*Scope
+	// tokenParams marks parameters that carry the token (token-named
+	// parameters, the lease handed to a callback).
+	tokenParams map[*ssa.Parameter]string
+	// closures maps an anonymous function to the MakeClosure instructions
+	// that create it, to follow free variables to their bindings.
+	closures map[*ssa.Function][]*ssa.MakeClosure
+	// regions remembers acquire regions per function for facts.
+	regions map[*ssa.Function][]*region
+
+	summaries map[*ssa.Function]*FuncFact
+	inSummary map[*ssa.Function]bool
+
+	memo map[ssa.Value]*origin
+}
+
+func newEngine(pass *analysis.Pass, model *Model) *engine {
+	return &engine{
+		pass:        pass,
+		model:       model,
+		calls:       map[token.Pos]*ast.CallExpr{},
+		sels:        map[token.Pos]*ast.SelectorExpr{},
+		decls:       map[*types.Func]*ast.FuncDecl{},
+		local:       map[*types.Func]*FuncFact{},
+		tokenFields: map[*types.Var]bool{},
+		bodyScope:   map[*ssa.Function]*Scope{},
+		instrScope:  map[ssa.Instruction]*Scope{},
+		tokenParams: map[*ssa.Parameter]string{},
+		closures:    map[*ssa.Function][]*ssa.MakeClosure{},
+		regions:     map[*ssa.Function][]*region{},
+		summaries:   map[*ssa.Function]*FuncFact{},
+		inSummary:   map[*ssa.Function]bool{},
+		memo:        map[ssa.Value]*origin{},
+	}
+}
+
+// buildSSA builds SSA for the package the way buildssa does, but only for
+// relevant packages (buildssa as a prerequisite would run on every package
+// of a go vet run, std included).
+func (e *engine) buildSSA() (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.model.Internal = append(e.model.Internal, Internal{
+				Pos: e.pass.Files[0].Package, Func: e.pass.Pkg.Path(),
+				Msg: fmt.Sprintf("building SSA: %v", r),
+			})
+			ok = false
+		}
+	}()
+	e.prog = ssa.NewProgram(e.pass.Fset, ssa.InstantiateGenerics)
+	for _, p := range e.pass.Pkg.Imports() {
+		e.prog.CreatePackage(p, nil, nil, true)
+	}
+	e.pkg = e.prog.CreatePackage(e.pass.Pkg, e.pass.Files, e.pass.TypesInfo, false)
+	e.pkg.Build()
+
+	for _, f := range e.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				e.calls[n.Lparen] = n
+			case *ast.SelectorExpr:
+				e.sels[n.Sel.Pos()] = n
+			case *ast.FuncDecl:
+				if fn, ok := e.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+					e.decls[fn] = n
+				}
+			}
+			return true
+		})
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			fn, _ := e.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			if f := e.prog.FuncValue(fn); f != nil {
+				e.addFunc(f)
+			}
+		}
+	}
+	return true
+}
+
+func (e *engine) addFunc(f *ssa.Function) {
+	e.funcs = append(e.funcs, f)
+	for _, anon := range f.AnonFuncs {
+		e.addFunc(anon)
+	}
+}
+
+// guard runs fn for one SSA function and turns a panic into an Internal
+// record naming it, so one odd function never breaks a whole vet run.
+func (e *engine) guard(f *ssa.Function, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.model.Internal = append(e.model.Internal, Internal{
+				Pos: f.Pos(), Func: f.String(),
+				Msg: fmt.Sprintf("%v\n%s", r, firstLines(string(debug.Stack()), 12)),
+			})
+		}
+	}()
+	fn()
+}
+
+func firstLines(s string, n int) string {
+	for i, c := 0, 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			c++
+			if c == n {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+func (e *engine) analyze() {
+	// 1. Closure bindings, and bodies that are scopes by signature.
+	for _, f := range e.funcs {
+		e.guard(f, func() { e.indexClosures(f) })
+	}
+	for _, f := range e.funcs {
+		e.guard(f, func() { e.signatureScope(f) })
+	}
+	// 2. Acquire regions and callback registrations.
+	for _, f := range e.funcs {
+		if tooBig(f) {
+			continue
+		}
+		e.guard(f, func() { e.findRegions(f) })
+	}
+	// 3. Closures and goroutines started inside a scope inherit it. Anon
+	// functions follow their parents in e.funcs, so one pass suffices for
+	// nesting; a second catches named callbacks registered later.
+	for range 2 {
+		for _, f := range e.funcs {
+			e.guard(f, func() { e.propagateClosures(f) })
+		}
+	}
+	// 4. Writes in scopes get verdicts.
+	for _, f := range e.funcs {
+		if tooBig(f) {
+			continue
+		}
+		e.guard(f, func() { e.checkWrites(f) })
+	}
+}
+
+func tooBig(f *ssa.Function) bool {
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Instrs)
+	}
+	return n > maxInstrs
+}

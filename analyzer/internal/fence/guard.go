@@ -1,0 +1,117 @@
+package fence
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// guardOf returns the position of a Go-side check that the write at instr
+// only runs under: a comparison with the token in application code, or
+// the client's own view of its lease. Such writes are appcheck's finding,
+// not unfencedwrite's: one diagnosis per root cause.
+func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) token.Pos {
+	b := instr.Block()
+	if b == nil {
+		return token.NoPos
+	}
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok || len(d.Succs) != 2 {
+			continue
+		}
+		t, f2 := d.Succs[0].Dominates(b), d.Succs[1].Dominates(b)
+		if t == f2 {
+			continue
+		}
+		if pos, ok := e.isClientCheck(ifi.Cond, 0); ok {
+			if pos == token.NoPos {
+				pos = ifi.Cond.Pos()
+			}
+			return pos
+		}
+	}
+	return token.NoPos
+}
+
+// ownershipFlags are bool fields that hold the client's belief it holds
+// the lock.
+var ownershipFlags = map[string]bool{
+	"held": true, "isheld": true, "isleader": true, "leader": true, "amleader": true,
+	"owner": true, "isowner": true, "locked": true, "islocked": true, "holding": true,
+	"haslock": true, "hold": true, "valid": true, "active": true,
+}
+
+func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, bool) {
+	if depth > 6 || cond == nil {
+		return token.NoPos, false
+	}
+	switch c := cond.(type) {
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			return e.isClientCheck(c.X, depth+1)
+		}
+		if c.Op == token.MUL {
+			if fa, ok := c.X.(*ssa.FieldAddr); ok {
+				if st, ok := derefStruct(fa.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(fa.Field).Name())] {
+					return fa.Pos(), true
+				}
+			}
+		}
+	case *ssa.Field:
+		if st, ok := derefStruct(c.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(c.Field).Name())] {
+			return c.Pos(), true
+		}
+	case *ssa.BinOp:
+		if !isCompare(c.Op) {
+			return token.NoPos, false
+		}
+		for _, side := range []ssa.Value{c.X, c.Y} {
+			if o := e.originOf(side); o.isToken() {
+				return c.Pos(), true // the token compared in Go, not in the write
+			}
+			if pos, ok := e.isCheckCall(side); ok {
+				return pos, true
+			}
+		}
+	case *ssa.Call, *ssa.Extract:
+		return e.isCheckCall(c)
+	}
+	return token.NoPos, false
+}
+
+// isCheckCall: lease.Valid(), lock.TTL(ctx), mutex.Until(),
+// time.Now().Before(exp), time.Until(exp), session.Ctx().Err().
+func (e *engine) isCheckCall(v ssa.Value) (token.Pos, bool) {
+	v = stripValue(v)
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return token.NoPos, false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil {
+		return token.NoPos, false
+	}
+	name := fn.Name()
+	sig := fn.Type().(*types.Signature)
+	switch {
+	case sig.Recv() != nil && rules.ClientCheckMethods[name]:
+		return call.Pos(), true
+	case fn.Pkg() != nil && fn.Pkg().Path() == "time" && (name == "Before" || name == "After" || name == "Until" || name == "Since" || name == "Compare"):
+		return call.Pos(), true
+	case name == "Err" && sig.Recv() != nil:
+		// session.Ctx().Err(): the session's own liveness.
+		if r, ok := stripValue(receiver(call.Common())).(*ssa.Call); ok {
+			if rf := calleeFunc(r.Common()); rf != nil && rf.Name() == "Ctx" && strings.Contains(rf.FullName(), "concurrency.Session") {
+				return call.Pos(), true
+			}
+		}
+	}
+	return token.NoPos, false
+}

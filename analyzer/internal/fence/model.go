@@ -1,0 +1,102 @@
+package fence
+
+import "go/token"
+
+// Verdict is the engine's judgement of one write inside a lock scope.
+type Verdict int
+
+const (
+	// Fenced: the write's own condition (or its transaction's) compares the
+	// stored fence with a token-derived value in a valid direction.
+	Fenced Verdict = iota
+	// Unfenced: nothing in the write's condition carries the token.
+	Unfenced
+	// RecordedOnly: the token is stored (SET) but never compared.
+	RecordedOnly
+	// WrongPredicate: the token is compared, but in a way that does not
+	// reject a stale holder (fencepredicate's finding).
+	WrongPredicate
+	// WeakToken: compared against a value that is not monotonic across
+	// grants (weaktoken's finding).
+	WeakToken
+	// AppChecked: unfenced, but guarded by a check in Go code (appcheck's
+	// finding).
+	AppChecked
+	// Unknown: the condition could not be read (dynamic SQL, an input
+	// built elsewhere); precision first, so nobody reports it.
+	Unknown
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Fenced:
+		return "fenced"
+	case Unfenced:
+		return "unfenced"
+	case RecordedOnly:
+		return "recorded-only"
+	case WrongPredicate:
+		return "wrong-predicate"
+	case WeakToken:
+		return "weak-token"
+	case AppChecked:
+		return "app-checked"
+	}
+	return "unknown"
+}
+
+// ScopeKind says how a lock scope was opened.
+type ScopeKind int
+
+const (
+	ScopeAcquire    ScopeKind = iota // after a successful acquire call
+	ScopeLeaseParam                  // body of a function taking a lease or lock
+	ScopeTokenParam                  // body of a function taking a token
+	ScopeCallback                    // a callback run under a lock by a with-lock helper
+	ScopeLeading                     // a leader-election OnStartedLeading callback
+)
+
+// Scope is one lock scope.
+type Scope struct {
+	Kind ScopeKind
+	// Pos is where the scope opens: the acquire call, the parameter, the
+	// callback registration.
+	Pos token.Pos
+	// Lock names the lock for messages: "etcd mutex", "lease Lease".
+	Lock string
+	// NoToken: the lock hands out no fencing token.
+	NoToken bool
+	// Token names the token where known ("lease.Token").
+	Token string
+}
+
+// Write is one storage write inside a lock scope, with its verdict.
+type Write struct {
+	Pos, End token.Pos // the call expression
+	Call     string    // the call as written: "tx.ExecContext"
+	Store    string    // "SQL", "DynamoDB", "etcd", ...
+	Target   string    // table, key or object where known
+	Scope    *Scope
+	Verdict  Verdict
+	// Detail completes "is not fenced: ..." for Unfenced and RecordedOnly.
+	Detail string
+	// Guard is the Go-side check that AppChecked writes sit under.
+	Guard token.Pos
+	// Helper is set when the write happens inside a called function.
+	Helper string
+}
+
+// Internal records a function the engine gave up on after a panic.
+type Internal struct {
+	Pos  token.Pos
+	Func string
+	Msg  string
+}
+
+// Model is the engine's result for one package.
+type Model struct {
+	// Relevant is false when the fast path skipped the package.
+	Relevant bool
+	Writes   []*Write
+	Internal []Internal
+}

@@ -1,0 +1,639 @@
+package fence
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// region is the part of one function that runs after a successful acquire
+// and before its release (to the function's end when the release is
+// deferred).
+type region struct {
+	scope  *Scope
+	call   *ssa.Call
+	acq    acquireInfo
+	instrs map[ssa.Instruction]bool
+	// key is the lock key of key-value locks: writes to it are the lock's
+	// own bookkeeping.
+	key      ssa.Value
+	keyConst string
+}
+
+type acquireInfo struct {
+	success rules.Success
+	lock    string
+	noToken bool
+	keyArg  int
+	libRule *rules.Acquire
+	leaseT  types.Type // heuristic lease type of result 0, if any
+}
+
+func (e *engine) indexClosures(f *ssa.Function) {
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok {
+				if fn, ok := mc.Fn.(*ssa.Function); ok {
+					e.closures[fn] = append(e.closures[fn], mc)
+				}
+			}
+		}
+	}
+}
+
+// signatureScope makes the whole body of a function a scope when it takes a
+// lease, a lock object, or a token-named integer parameter.
+func (e *engine) signatureScope(f *ssa.Function) {
+	if e.bodyScope[f] != nil || f.Signature == nil {
+		return
+	}
+	if fn, ok := f.Object().(*types.Func); ok {
+		if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release) {
+			return // lock API implementations are not lock holders
+		}
+		if rules.IsReleaseName(fn.Name()) || rules.IsRenewName(fn.Name()) {
+			return
+		}
+	}
+	if recv := f.Signature.Recv(); recv != nil {
+		if _, ok := rules.LeaseOf(recv.Type()); ok {
+			return // a lease's own methods (Valid, Renew, ...) hold nothing
+		}
+	}
+	first := 0
+	if f.Signature.Recv() != nil {
+		first = 1
+	}
+	for _, p := range f.Params[first:] {
+		t := p.Type()
+		if info, ok := rules.LeaseOf(t); ok {
+			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: "lease " + p.Name() + " (" + info.Named.Obj().Name() + ")"}
+			if info.Token != nil {
+				s.Token = p.Name() + "." + info.Token.Name()
+			} else {
+				s.NoToken = !e.structHasTokenField(t)
+			}
+			e.bodyScope[f] = s
+			return
+		}
+		if rules.IsLockType(t) {
+			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: lockTypeName(t) + " " + p.Name()}
+			s.NoToken, s.Token = lockTypeToken(t, p.Name())
+			e.bodyScope[f] = s
+			return
+		}
+	}
+	for _, p := range f.Params[first:] {
+		if rules.IsTokenParamName(p.Name()) && rules.IsIntegerLike(p.Type()) {
+			e.tokenParams[p] = p.Name()
+			e.bodyScope[f] = &Scope{Kind: ScopeTokenParam, Pos: p.Pos(), Lock: "token parameter " + p.Name(), Token: p.Name()}
+			return
+		}
+	}
+}
+
+func (e *engine) structHasTokenField(t types.Type) bool {
+	st, ok := derefStruct(t)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if e.isTokenField(st.Field(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+func lockTypeName(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Pkg().Name() + "." + n.Obj().Name()
+	}
+	return t.String()
+}
+
+// lockTypeToken: etcd's Mutex and Election carry revisions; the other lock
+// objects fencelint knows hand out none.
+func lockTypeToken(t types.Type, name string) (noToken bool, token string) {
+	s := t.String()
+	switch {
+	case strings.HasSuffix(s, "concurrency.Mutex"):
+		return false, name + ".Header().Revision"
+	case strings.HasSuffix(s, "concurrency.Election"):
+		return false, name + ".Rev()"
+	}
+	return true, ""
+}
+
+// acquireOf classifies a call as an acquire.
+func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
+	cc := call.Common()
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return acquireInfo{}, false
+	}
+	if r, ok := rules.AcquireOf(fn); ok {
+		if r.Success == rules.StatusCmdOK && !e.isSetArgsNX(cc) {
+			return acquireInfo{}, false
+		}
+		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r}, true
+	}
+	if f := e.calleeFact(fn); f != nil && f.Acquire {
+		lock := f.Lock
+		if lock == "" {
+			lock = "lock acquired by " + fn.Name()
+		}
+		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1}, true
+	}
+	// Heuristic: a function returning a lease-shaped type acquires it.
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 || sig.Results().Len() > 2 || isReaderName(fn.Name()) {
+		return acquireInfo{}, false
+	}
+	t := sig.Results().At(0).Type()
+	info, ok := rules.LeaseOf(t)
+	if !ok {
+		return acquireInfo{}, false
+	}
+	if recv := sig.Recv(); recv != nil {
+		if _, ok := rules.LeaseOf(recv.Type()); ok {
+			return acquireInfo{}, false // lease.Renew() returning a lease is bookkeeping
+		}
+	}
+	ai := acquireInfo{success: successOf(fn), lock: "lease " + info.Named.Obj().Name() + " from " + fn.Name(), keyArg: -1, leaseT: t}
+	ai.noToken = info.Token == nil && !e.structHasTokenField(t)
+	return ai, true
+}
+
+func successOf(fn *types.Func) rules.Success {
+	sig := fn.Type().(*types.Signature)
+	if n := sig.Results().Len(); n > 0 && isError(sig.Results().At(n-1).Type()) {
+		return rules.ErrNil
+	}
+	return rules.Returns
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// isReaderName: functions that look a lease up rather than take it.
+func isReaderName(name string) bool {
+	for _, p := range []string{"Get", "Load", "Parse", "Decode", "Unmarshal", "Read", "Find", "Lookup", "List", "Describe", "Current", "Peek", "Inspect", "Fetch"} {
+		if strings.HasPrefix(name, p) || strings.HasPrefix(name, strings.ToLower(p[:1])+p[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSetArgsNX: go-redis SetArgs is an acquire only with Mode "NX".
+func (e *engine) isSetArgsNX(cc *ssa.CallCommon) bool {
+	ps := params(cc)
+	if len(ps) < 4 {
+		return false
+	}
+	fs, ok := fieldStores(ps[3])
+	if !ok {
+		return false
+	}
+	mode, ok := constString(fs["Mode"])
+	return ok && strings.EqualFold(mode, "NX")
+}
+
+// findRegions finds acquire calls and callback registrations in f.
+func (e *engine) findRegions(f *ssa.Function) {
+	for _, b := range f.Blocks {
+		for i, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Call:
+				if ai, ok := e.acquireOf(instr); ok {
+					e.openRegion(f, b, i, instr, ai)
+					continue
+				}
+				e.withLockCall(f, instr.Common(), instr.Pos())
+			case *ssa.Go:
+				e.withLockCall(f, instr.Common(), instr.Pos())
+			case *ssa.Store:
+				e.callbackStore(instr)
+			}
+		}
+	}
+}
+
+// callbackStore: LeaderCallbacks{OnStartedLeading: fn} runs fn as leader.
+func (e *engine) callbackStore(s *ssa.Store) {
+	fa, ok := s.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	st, ok := derefStruct(fa.X.Type())
+	if !ok || !rules.IsCallbackField(fa.X.Type(), st.Field(fa.Field)) {
+		return
+	}
+	if fn := funcOf(s.Val); fn != nil && e.bodyScope[fn] == nil {
+		e.bodyScope[fn] = &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true}
+	}
+}
+
+// withLockCall: a callback handed to a with-lock helper runs under its lock.
+func (e *engine) withLockCall(f *ssa.Function, cc *ssa.CallCommon, pos token.Pos) {
+	ff := e.calleeFact(calleeFunc(cc))
+	if ff == nil || ff.Callback < 0 {
+		return
+	}
+	ps := params(cc)
+	if ff.Callback >= len(ps) {
+		return
+	}
+	fn := funcOf(ps[ff.Callback])
+	if fn == nil || e.bodyScope[fn] != nil {
+		return
+	}
+	s := &Scope{Kind: ScopeCallback, Pos: pos, Lock: "lock held by " + e.callName(pos)}
+	if ff.LeaseArg >= 0 && ff.LeaseArg < len(fn.Params) {
+		p := fn.Params[ff.LeaseArg]
+		e.tokenParams[p] = p.Name()
+		s.Token = p.Name()
+		if info, ok := rules.LeaseOf(p.Type()); ok && info.Token != nil {
+			delete(e.tokenParams, p) // its token field is the token, not the whole lease
+			s.Token = p.Name() + "." + info.Token.Name()
+		}
+	} else {
+		s.NoToken = ff.NoToken || ff.LeaseArg < 0
+	}
+	e.bodyScope[fn] = s
+}
+
+// funcOf returns the function a func value denotes, if it is one of ours.
+func funcOf(v ssa.Value) *ssa.Function {
+	switch v := stripValue(v).(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok {
+			return fn
+		}
+	}
+	return nil
+}
+
+// openRegion computes the instructions after a successful acquire.
+func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
+	r := &region{
+		scope:  &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken},
+		call:   call,
+		acq:    ai,
+		instrs: map[ssa.Instruction]bool{},
+	}
+	if ai.keyArg >= 0 {
+		if ps := params(call.Common()); ai.keyArg < len(ps) {
+			r.key = ps[ai.keyArg]
+			r.keyConst, _ = constString(r.key)
+		}
+	}
+	fails := e.failValues(call, ai)
+
+	type item struct {
+		b     *ssa.BasicBlock
+		start int
+	}
+	started := map[*ssa.BasicBlock]int{}
+	work := []item{{b, idx + 1}}
+	reachesReturn := false
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		if s, ok := started[it.b]; ok && s <= it.start {
+			continue
+		}
+		started[it.b] = it.start
+		released := false
+		for _, instr := range it.b.Instrs[it.start:] {
+			if c, ok := instr.(*ssa.Call); ok && c != call && e.isReleaseFor(r, c) {
+				released = true
+				break
+			}
+			r.instrs[instr] = true
+		}
+		if released {
+			continue
+		}
+		switch t := it.b.Instrs[len(it.b.Instrs)-1].(type) {
+		case *ssa.If:
+			failOnTrue, known := classifyCond(t.Cond, fails)
+			switch {
+			case !known:
+				work = append(work, item{t.Block().Succs[0], 0}, item{t.Block().Succs[1], 0})
+			case failOnTrue:
+				work = append(work, item{t.Block().Succs[1], 0})
+			default:
+				work = append(work, item{t.Block().Succs[0], 0})
+			}
+		case *ssa.Return:
+			reachesReturn = true
+		default:
+			for _, s := range it.b.Succs {
+				work = append(work, item{s, 0})
+			}
+		}
+	}
+	for instr := range r.instrs {
+		if e.instrScope[instr] == nil {
+			e.instrScope[instr] = r.scope
+		}
+	}
+	e.regions[f] = append(e.regions[f], r)
+	e.inferWrapper(f, r, reachesReturn)
+}
+
+// failValues returns the values whose test tells failure from success.
+type failSet struct {
+	errs     map[ssa.Value]bool // nil means success
+	nilFails map[ssa.Value]bool // nil means failure (lease pointer, consul channel)
+	oks      map[ssa.Value]bool // true means success
+}
+
+func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
+	fs := failSet{errs: map[ssa.Value]bool{}, nilFails: map[ssa.Value]bool{}, oks: map[ssa.Value]bool{}}
+	classify := func(v ssa.Value) {
+		t := v.Type()
+		switch {
+		case isError(t):
+			fs.errs[v] = true
+		case types.Identical(t.Underlying(), types.Typ[types.Bool]):
+			fs.oks[v] = true
+		default:
+			switch t.Underlying().(type) {
+			case *types.Pointer, *types.Chan, *types.Interface:
+				fs.nilFails[v] = true
+			}
+		}
+	}
+	if tup, ok := call.Type().(*types.Tuple); ok {
+		for _, ref := range *call.Referrers() {
+			if ex, ok := ref.(*ssa.Extract); ok && ex.Index < tup.Len() {
+				classify(ex)
+			}
+		}
+	} else {
+		classify(call)
+	}
+	if ai.success == rules.BoolCmdTrue || ai.success == rules.StatusCmdOK {
+		// go-redis: the command's Val()/Result()/Err() tell success.
+		for _, ref := range *call.Referrers() {
+			c, ok := ref.(*ssa.Call)
+			if !ok || receiver(c.Common()) != call {
+				continue
+			}
+			if tup, ok := c.Type().(*types.Tuple); ok {
+				for _, r2 := range *c.Referrers() {
+					if ex, ok := r2.(*ssa.Extract); ok && ex.Index < tup.Len() {
+						if types.Identical(ex.Type(), types.Typ[types.Bool]) || isError(ex.Type()) {
+							classify(ex)
+						}
+					}
+				}
+			} else if types.Identical(c.Type(), types.Typ[types.Bool]) || isError(c.Type()) {
+				classify(c)
+			}
+		}
+		delete(fs.nilFails, call)
+	}
+	return fs
+}
+
+// classifyCond says whether cond being true means the acquire failed.
+func classifyCond(cond ssa.Value, fs failSet) (failOnTrue, known bool) {
+	switch c := cond.(type) {
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			f, k := classifyCond(c.X, fs)
+			return !f, k
+		}
+	case *ssa.BinOp:
+		x, y := c.X, c.Y
+		if isNilConst(x) {
+			x, y = y, x
+		}
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return false, false
+		}
+		if fs.errs[x] {
+			if isNilConst(y) {
+				return c.Op == token.NEQ, true
+			}
+			// err == ErrLocked / err == redis.Nil: true means not acquired
+			return c.Op == token.EQL, true
+		}
+		if fs.nilFails[x] && isNilConst(y) {
+			return c.Op == token.EQL, true
+		}
+		if fs.oks[x] {
+			if k, ok := y.(*ssa.Const); ok && k.Value != nil {
+				isTrue := k.Value.String() == "true"
+				return (c.Op == token.EQL) != isTrue, true
+			}
+		}
+	case *ssa.Call:
+		// errors.Is(err, ErrLocked): true means not acquired.
+		if fn := calleeFunc(c.Common()); fn != nil && fn.FullName() == "errors.Is" {
+			if args := c.Common().Args; len(args) > 0 && fs.errs[args[0]] {
+				return true, true
+			}
+		}
+	}
+	if fs.oks[cond] {
+		return false, true
+	}
+	return false, false
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// isReleaseFor reports whether c releases the lock of region r.
+func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
+	cc := c.Common()
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return false
+	}
+	if rules.IsRelease(fn) {
+		if r.key == nil {
+			return r.acq.libRule != nil || r.acq.leaseT == nil
+		}
+		return e.sameKey(r, cc)
+	}
+	if f := e.calleeFact(fn); f != nil && f.Release {
+		return true
+	}
+	if r.acq.leaseT != nil && rules.IsReleaseName(fn.Name()) {
+		// lease.Release(ctx) or store.Release(ctx, lease)
+		if recv := receiver(cc); recv != nil {
+			if _, ok := rules.LeaseOf(recv.Type()); ok {
+				return true
+			}
+		}
+		for _, a := range params(cc) {
+			if _, ok := rules.LeaseOf(a.Type()); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameKey reports whether a key-value call addresses the region's lock key.
+func (e *engine) sameKey(r *region, cc *ssa.CallCommon) bool {
+	ps := params(cc)
+	for _, a := range ps {
+		if a == r.key {
+			return true
+		}
+		if r.keyConst != "" {
+			if s, ok := constString(a); ok && s == r.keyConst {
+				return true
+			}
+		}
+		if keys, ok := unpackVariadic(a); ok {
+			for _, k := range keys {
+				if k == r.key {
+					return true
+				}
+				if s, ok := constString(k); ok && r.keyConst != "" && s == r.keyConst {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// inferWrapper records acquire wrappers and with-lock helpers as facts.
+func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
+	fn, ok := f.Object().(*types.Func)
+	if !ok {
+		return
+	}
+	// with-lock helper: calls a func parameter inside the region.
+	for instr := range r.instrs {
+		c, ok := instr.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		p, ok := c.Common().Value.(*ssa.Parameter)
+		if !ok {
+			continue
+		}
+		idx := paramIndex(f, p)
+		if idx < 0 {
+			continue
+		}
+		ff := e.factFor(fn)
+		ff.Callback = idx
+		ff.NoToken = r.scope.NoToken
+		for j, a := range c.Common().Args {
+			if _, ok := rules.LeaseOf(a.Type()); ok || rules.IsLockType(a.Type()) || e.originOf(a).isToken() {
+				ff.LeaseArg = j
+				break
+			}
+		}
+		return
+	}
+	if !reachesReturn || hasDeferredRelease(e, f) {
+		return
+	}
+	// acquire wrapper: the lock is still held when the function returns.
+	ff := e.factFor(fn)
+	ff.Acquire = true
+	ff.Lock = r.scope.Lock
+	sig := f.Signature
+	hasLease := false
+	for i := 0; i < sig.Results().Len(); i++ {
+		if _, ok := rules.LeaseOf(sig.Results().At(i).Type()); ok {
+			hasLease = true
+		}
+	}
+	for instr := range r.instrs {
+		ret, ok := instr.(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for i, v := range ret.Results {
+			if e.originOf(v).isToken() {
+				ff.TokenResult = i
+			}
+		}
+	}
+	ff.NoToken = r.scope.NoToken && ff.TokenResult < 0 && !hasLease
+}
+
+func paramIndex(f *ssa.Function, p *ssa.Parameter) int {
+	first := 0
+	if f.Signature.Recv() != nil {
+		first = 1
+	}
+	for i, q := range f.Params[first:] {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasDeferredRelease(e *engine, f *ssa.Function) bool {
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			fn := calleeFunc(d.Common())
+			if fn == nil {
+				continue
+			}
+			if rules.IsRelease(fn) || rules.IsReleaseName(fn.Name()) {
+				return true
+			}
+			if ff := e.calleeFact(fn); ff != nil && ff.Release {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// propagateClosures: closures and goroutines started inside a scope run
+// inside it.
+func (e *engine) propagateClosures(f *ssa.Function) {
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			s := e.scopeOf(f, instr)
+			fn, _ := mc.Fn.(*ssa.Function)
+			if s == nil || fn == nil || e.bodyScope[fn] != nil {
+				continue
+			}
+			e.bodyScope[fn] = s
+		}
+	}
+}
+
+func (e *engine) scopeOf(f *ssa.Function, instr ssa.Instruction) *Scope {
+	if s := e.instrScope[instr]; s != nil {
+		return s
+	}
+	return e.bodyScope[f]
+}

@@ -1,0 +1,394 @@
+package fence
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fencelint/fencelint/analyzer/internal/ddbcond"
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// evalDynamo models PutItem / UpdateItem / DeleteItem: the fence is the
+// ConditionExpression, compared with an ExpressionAttributeValues entry
+// derived from the token (or built with the expression package from it).
+func (e *engine) evalDynamo(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ps := params(cc)
+	if w.InputArg >= len(ps) {
+		return &eval{}
+	}
+	fs, ok := fieldStores(ps[w.InputArg])
+	if !ok {
+		return &eval{isWrite: true, verdict: Unknown}
+	}
+	return e.judgeDynamoItem(fs)
+}
+
+func (e *engine) judgeDynamoItem(fs map[string]ssa.Value) *eval {
+	ev := &eval{isWrite: true, store: "DynamoDB"}
+	if t, ok := constString(fs["TableName"]); ok {
+		ev.target = t
+	}
+	cond, has := fs["ConditionExpression"]
+	if !has {
+		ev.verdict = Unfenced
+		ev.detail = "it has no ConditionExpression"
+		return ev
+	}
+	text, isConst := constString(cond)
+	if !isConst {
+		// Built with the expression package (expr.Condition()), or elsewhere.
+		if o := e.originOf(cond); o != nil {
+			if o.param >= 0 {
+				ev.fencedBy = []int{o.param}
+				ev.verdict = Unfenced
+				return ev
+			}
+			ev.verdict = Fenced
+			if o.weak {
+				ev.verdict = WeakToken
+			}
+			return ev
+		}
+		if isExpressionCondition(cond) {
+			ev.verdict = Unfenced
+			ev.detail = "its ConditionExpression compares no value derived from the token"
+			return ev
+		}
+		ev.verdict = Unknown
+		return ev
+	}
+	conj, err := ddbcond.ParseCondition(text)
+	if err != nil {
+		ev.verdict = Unknown
+		return ev
+	}
+	values, _ := mapEntries(fs["ExpressionAttributeValues"])
+	valueOrigin := func(op ddbcond.Operand) *origin {
+		if op.Value == "" || values == nil {
+			return nil
+		}
+		if v, ok := values[op.Value]; ok {
+			return e.originOf(v)
+		}
+		return nil
+	}
+	var fenced, wrong, weak bool
+	var params []int
+	for _, c := range conj {
+		for _, cmp := range c.Or {
+			var o *origin
+			op := cmp.Op
+			switch {
+			case cmp.Left.Path != "":
+				o = valueOrigin(cmp.Right)
+			case cmp.Right.Path != "":
+				o = valueOrigin(cmp.Left)
+				op = flipOp(op)
+			}
+			if o == nil {
+				continue
+			}
+			if o.param >= 0 {
+				params = appendUnique(params, o.param)
+				continue
+			}
+			if o.weak {
+				weak = true
+				continue
+			}
+			if validDirection(op) {
+				fenced = true
+			} else {
+				wrong = true
+			}
+		}
+	}
+	switch {
+	case fenced:
+		ev.verdict = Fenced
+	case wrong:
+		ev.verdict = WrongPredicate
+	case weak:
+		ev.verdict = WeakToken
+	case len(params) > 0:
+		ev.verdict = Unfenced
+		ev.fencedBy = params
+	default:
+		ev.verdict = Unfenced
+		ev.detail = "its ConditionExpression does not compare the fence attribute with the token"
+	}
+	return ev
+}
+
+// isExpressionCondition: expr.Condition() from the expression builder.
+func isExpressionCondition(v ssa.Value) bool {
+	c, ok := stripValue(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(c.Common())
+	return fn != nil && fn.Pkg() != nil && strings.HasSuffix(fn.Pkg().Path(), "feature/dynamodb/expression")
+}
+
+// evalDynamoTransact: the transaction is one unit, fenced when one of its
+// items (a ConditionCheck included) is fenced.
+func (e *engine) evalDynamoTransact(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ps := params(cc)
+	ev := &eval{isWrite: true, store: "DynamoDB"}
+	if w.InputArg >= len(ps) {
+		return &eval{}
+	}
+	fs, ok := fieldStores(ps[w.InputArg])
+	if !ok {
+		ev.verdict = Unknown
+		return ev
+	}
+	items, has := fs["TransactItems"]
+	if !has {
+		if _, batch := fs["RequestItems"]; batch {
+			ev.verdict = Unfenced
+			ev.detail = "BatchWriteItem has no condition at all"
+			return ev
+		}
+		ev.verdict = Unknown
+		return ev
+	}
+	elems, ok := sliceElems(items)
+	if !ok {
+		ev.verdict = Unknown
+		return ev
+	}
+	result := Unfenced
+	for _, el := range elems {
+		efs, ok := fieldStores(el)
+		if !ok {
+			result = Unknown
+			continue
+		}
+		for _, k := range []string{"Put", "Update", "Delete", "ConditionCheck"} {
+			v, has := efs[k]
+			if !has {
+				continue
+			}
+			ifs, ok := fieldStores(v)
+			if !ok {
+				result = Unknown
+				continue
+			}
+			switch e.judgeDynamoItem(ifs).verdict {
+			case Fenced:
+				ev.verdict = Fenced
+				return ev
+			case WrongPredicate, WeakToken:
+				result = WrongPredicate
+			case Unknown:
+				if result == Unfenced {
+					result = Unknown
+				}
+			}
+		}
+	}
+	ev.verdict = result
+	if result == Unfenced {
+		ev.detail = "no item of the transaction compares the fence attribute with the token"
+	}
+	return ev
+}
+
+// sliceElems returns the elements of a slice literal.
+func sliceElems(v ssa.Value) ([]ssa.Value, bool) {
+	v = stripValue(v)
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil, false
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok || ia.X != alloc {
+			continue
+		}
+		// Elements are structs stored field by field through ia, or whole
+		// values stored at ia.
+		if ss := storesTo(ia); len(ss) > 0 {
+			out = append(out, ss...)
+			continue
+		}
+		out = append(out, ia) // a struct element built in place
+	}
+	return out, true
+}
+
+// evalS3: a precondition (IfMatch / IfNoneMatch) or a token in the key.
+func (e *engine) evalS3(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ps := params(cc)
+	if w.InputArg >= len(ps) {
+		return &eval{}
+	}
+	fs, ok := fieldStores(ps[w.InputArg])
+	ev := &eval{isWrite: true, store: "S3"}
+	if !ok {
+		ev.verdict = Unknown
+		return ev
+	}
+	if k, ok := constString(fs["Key"]); ok {
+		ev.target = k
+	}
+	for _, p := range rules.S3Preconditions {
+		if _, has := fs[p]; has {
+			ev.verdict = Fenced
+			return ev
+		}
+	}
+	if key, has := fs["Key"]; has {
+		if o := e.originOf(key); o != nil {
+			if o.param >= 0 {
+				ev.fencedBy = []int{o.param}
+				ev.verdict = Unfenced
+				return ev
+			}
+			ev.verdict = Fenced
+			if o.weak {
+				ev.verdict = WeakToken
+			}
+			return ev
+		}
+	}
+	ev.verdict = Unfenced
+	ev.detail = "it has no IfMatch/IfNoneMatch precondition and its key does not carry the token"
+	return ev
+}
+
+var (
+	argvRe    = regexp.MustCompile(`ARGV\[(\d+)\]`)
+	luaCmpRe  = regexp.MustCompile(`(<=|>=|==|~=|<|>)`)
+	luaWrites = regexp.MustCompile(`(?i)redis\.p?call\(\s*['"](set|setex|psetex|hset|hmset|del|unlink|incr|incrby|decr|lpush|rpush|sadd|zadd|expire|pexpire|append|hdel|hincrby|mset|rename|xadd|lset|lrem|srem|zrem)['"]`)
+)
+
+// evalRedisScript: a script is fenced when it compares a token passed in
+// ARGV with the stored fence before writing.
+func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ps := params(cc)
+	var script string
+	var ok bool
+	if w.QueryArg >= 0 && w.QueryArg < len(ps) {
+		script, ok = constString(ps[w.QueryArg])
+	} else if r := receiver(cc); r != nil {
+		script, ok = scriptSource(r)
+	}
+	if !ok {
+		return &eval{}
+	}
+	if !luaWrites.MatchString(script) {
+		return &eval{} // a read-only script
+	}
+	ev := &eval{isWrite: true, store: "Redis"}
+	compared := comparedArgv(script)
+	var args []ssa.Value
+	if w.ArgsFrom < len(ps) {
+		args, _ = unpackVariadic(ps[w.ArgsFrom])
+	}
+	sawCompare := false
+	for n := range compared {
+		sawCompare = true
+		if n < 1 || n > len(args) || args[n-1] == nil {
+			continue
+		}
+		if o := e.originOf(args[n-1]); o != nil {
+			if o.param >= 0 {
+				ev.fencedBy = appendUnique(ev.fencedBy, o.param)
+				continue
+			}
+			ev.verdict = Fenced
+			if o.weak {
+				ev.verdict = WeakToken
+			}
+			return ev
+		}
+	}
+	if len(ev.fencedBy) > 0 {
+		ev.verdict = Unfenced
+		return ev
+	}
+	if sawCompare {
+		// An ownership check against a value we cannot trace: not guessed.
+		ev.verdict = Unknown
+		return ev
+	}
+	ev.verdict = Unfenced
+	ev.detail = "the script compares no token passed in ARGV"
+	return ev
+}
+
+// scriptSource follows a *redis.Script to redis.NewScript("...").
+func scriptSource(v ssa.Value) (string, bool) {
+	switch x := stripValue(v).(type) {
+	case *ssa.Call:
+		if fn := calleeFunc(x.Common()); fn != nil && fn.Name() == "NewScript" && len(x.Common().Args) == 1 {
+			return constString(x.Common().Args[0])
+		}
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok {
+			return globalScript(g)
+		}
+	}
+	return "", false
+}
+
+// globalScript finds `var s = redis.NewScript("...")` in the package init.
+func globalScript(g *ssa.Global) (string, bool) {
+	for _, r := range *g.Referrers() {
+		if s, ok := r.(*ssa.Store); ok && s.Addr == g {
+			return scriptSource(s.Val)
+		}
+	}
+	return "", false
+}
+
+// comparedArgv returns the ARGV indexes that appear in a comparison in
+// the script (same line as a comparison operator, or inside tonumber()).
+func comparedArgv(script string) map[int]bool {
+	out := map[int]bool{}
+	for _, line := range strings.Split(script, "\n") {
+		if !luaCmpRe.MatchString(stripLuaStrings(line)) {
+			continue
+		}
+		for _, m := range argvRe.FindAllStringSubmatch(line, -1) {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				out[n] = true
+			}
+		}
+	}
+	// local tok = tonumber(ARGV[2]) ... if cur >= tok then
+	for _, m := range regexp.MustCompile(`local\s+(\w+)\s*=\s*[^\n]*ARGV\[(\d+)\]`).FindAllStringSubmatch(script, -1) {
+		name, n := m[1], m[2]
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+		for _, line := range strings.Split(script, "\n") {
+			if strings.Contains(line, "local "+name) {
+				continue
+			}
+			if re.MatchString(line) && luaCmpRe.MatchString(stripLuaStrings(line)) {
+				if i, err := strconv.Atoi(n); err == nil {
+					out[i] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func stripLuaStrings(line string) string {
+	if i := strings.Index(line, "--"); i >= 0 {
+		line = line[:i]
+	}
+	return line
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,568 @@
+package fence
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// eval is the condition model of one write call.
+type eval struct {
+	isWrite  bool
+	verdict  Verdict
+	detail   string
+	store    string
+	target   string
+	fencedBy []int // parameters (of the enclosing function) that fence it
+	helper   string
+	// unit identifies the transaction or batch the write belongs to, so
+	// that a fenced statement can fence the whole unit.
+	unit ssa.Value
+	// lockingRead: a SELECT ... FOR UPDATE/SHARE on the unit.
+	lockingRead bool
+	guard       token.Pos
+	write       *Write
+}
+
+// checkWrites gives a verdict to every write inside a scope of f.
+func (e *engine) checkWrites(f *ssa.Function) {
+	var units []*unitWrite
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			cc, pos := callOf(instr)
+			if cc == nil {
+				continue
+			}
+			s := e.scopeOf(f, instr)
+			if s == nil {
+				continue
+			}
+			ev := e.evalCall(f, instr, cc, s)
+			if ev.unit != nil {
+				units = append(units, &unitWrite{ev: ev, instr: instr})
+			}
+			if !ev.isWrite {
+				continue
+			}
+			if ev.verdict == Unfenced || ev.verdict == RecordedOnly {
+				if g := e.guardOf(f, instr, s); g != token.NoPos {
+					ev.verdict = AppChecked
+					ev.guard = g
+				}
+			}
+			w := &Write{
+				Pos: pos, End: pos, Call: e.callName(pos), Store: ev.store, Target: ev.target,
+				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
+			}
+			if c := e.callExpr(pos); c != nil {
+				w.Pos, w.End = c.Pos(), c.End()
+			}
+			ev.write = w
+			e.model.Writes = append(e.model.Writes, w)
+		}
+	}
+	e.applyUnits(f, units)
+}
+
+type unitWrite struct {
+	ev    *eval
+	instr ssa.Instruction
+}
+
+// applyUnits: a transaction or batch is one unit. It is fenced when one of
+// its statements is fenced, or when it took a row lock (SELECT ... FOR
+// UPDATE/SHARE) and the function compares the token in Go before commit:
+// the row lock serialises holders, so the comparison cannot go stale.
+func (e *engine) applyUnits(f *ssa.Function, units []*unitWrite) {
+	fenced := map[ssa.Value]bool{}
+	locked := map[ssa.Value]bool{}
+	for _, u := range units {
+		if u.ev.isWrite && (u.ev.verdict == Fenced || u.ev.verdict == WrongPredicate || u.ev.verdict == WeakToken) {
+			fenced[u.ev.unit] = true
+		}
+		if u.ev.lockingRead {
+			locked[u.ev.unit] = true
+		}
+	}
+	if len(fenced) == 0 && len(locked) == 0 {
+		return
+	}
+	goCompare := len(locked) > 0 && e.comparesTokenInGo(f)
+	for _, u := range units {
+		if u.ev.write == nil {
+			continue
+		}
+		switch u.ev.write.Verdict {
+		case Unfenced, RecordedOnly, AppChecked:
+			if fenced[u.ev.unit] || (locked[u.ev.unit] && goCompare) {
+				u.ev.write.Verdict = Fenced
+			}
+		}
+	}
+}
+
+// comparesTokenInGo reports whether f (or a closure in it) compares a
+// token-derived value in Go.
+func (e *engine) comparesTokenInGo(f *ssa.Function) bool {
+	found := false
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if bo, ok := instr.(*ssa.BinOp); ok && isCompare(bo.Op) {
+					if e.originOf(bo.X).isToken() || e.originOf(bo.Y).isToken() {
+						found = true
+						return
+					}
+				}
+			}
+		}
+		for _, a := range fn.AnonFuncs {
+			visit(a)
+		}
+	}
+	visit(f)
+	return found
+}
+
+func isCompare(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
+}
+
+// callOf returns the call of a Call, Go or Defer instruction.
+func callOf(instr ssa.Instruction) (*ssa.CallCommon, token.Pos) {
+	switch c := instr.(type) {
+	case *ssa.Call:
+		return c.Common(), c.Pos()
+	case *ssa.Go:
+		return c.Common(), c.Pos()
+	case *ssa.Defer:
+		return c.Common(), c.Pos()
+	}
+	return nil, token.NoPos
+}
+
+// evalCall models the write condition of one call, if it is a write.
+func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, s *Scope) *eval {
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return &eval{}
+	}
+	if w, ok := rules.WriteOf(fn); ok {
+		if e.isBookkeeping(f, instr, cc, w) {
+			return &eval{}
+		}
+		ev := e.evalRule(cc, w)
+		ev.store = w.Store
+		if ev.isWrite && ev.verdict == Unfenced && s != nil && s.NoToken {
+			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
+		}
+		return ev
+	}
+	return e.evalHelper(f, cc, fn, s)
+}
+
+// isBookkeeping: writes to the lock's own key (release, renew) and calls
+// inside the lock library are not protected writes.
+func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, w *rules.Write) bool {
+	for _, r := range e.regions[f] {
+		if r.key != nil && e.sameKey(r, cc) {
+			return true
+		}
+	}
+	// A deferred Del of a SET NX key released outside any region (the
+	// region opened in this function and the key matches) is covered
+	// above; a key-value lock acquired in a caller cannot be told apart,
+	// so its release is treated as a write only when the key differs.
+	return false
+}
+
+func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
+	switch w.Kind {
+	case rules.SQLWrite, rules.SQLStmtWrite:
+		return e.evalSQL(cc, w)
+	case rules.DynamoWrite:
+		return e.evalDynamo(cc, w)
+	case rules.DynamoTransact:
+		return e.evalDynamoTransact(cc, w)
+	case rules.S3Write:
+		return e.evalS3(cc, w)
+	case rules.KVBlind:
+		return e.evalBlind(cc, w)
+	case rules.EtcdTxnCommit:
+		return e.evalEtcdTxn(cc)
+	case rules.RedisScript:
+		return e.evalRedisScript(cc, w)
+	case rules.ZKVersioned:
+		ps := params(cc)
+		ev := &eval{isWrite: true, target: keyTarget(ps, w.KeyArg)}
+		if w.VersionArg < len(ps) {
+			if v, ok := constInt(ps[w.VersionArg]); ok && v == -1 {
+				ev.verdict = Unfenced
+				ev.detail = "version -1 makes it unconditional"
+				return ev
+			}
+		}
+		ev.verdict = Fenced // a compare-and-set on the znode version
+		return ev
+	case rules.ZKMulti:
+		ev := &eval{isWrite: true}
+		ps := params(cc)
+		if len(ps) > 0 {
+			if ops, ok := unpackVariadic(ps[len(ps)-1]); ok {
+				for _, op := range ops {
+					if op != nil && strings.HasSuffix(op.Type().String(), "zk.CheckVersionRequest") {
+						ev.verdict = Fenced
+						return ev
+					}
+				}
+				ev.verdict = Unfenced
+				ev.detail = "it carries no CheckVersionRequest on the lock node"
+				return ev
+			}
+		}
+		ev.verdict = Unknown
+		return ev
+	case rules.Conditional:
+		return &eval{isWrite: true, verdict: Fenced}
+	}
+	return &eval{}
+}
+
+func joinDetail(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func keyTarget(ps []ssa.Value, i int) string {
+	if i < 0 || i >= len(ps) {
+		return ""
+	}
+	if s, ok := constString(ps[i]); ok {
+		return s
+	}
+	return ""
+}
+
+func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ps := params(cc)
+	ev := &eval{isWrite: true, verdict: Unfenced, target: keyTarget(ps, w.KeyArg)}
+	if w.Store == "ZooKeeper" {
+		// Create with FlagSequence is the lock recipe's own node.
+		if len(ps) > 2 {
+			if flags, ok := constInt(ps[2]); ok && flags&2 != 0 {
+				return &eval{}
+			}
+		}
+		ev.detail = "a plain Create is not conditioned on the lock"
+		return ev
+	}
+	ev.detail = "it is unconditional"
+	return ev
+}
+
+// evalEtcdTxn: Txn(ctx).If(cmps...).Then(ops...).Commit() is fenced when
+// an If compare involves the token (IsOwner(), Compare(CreateRevision(k),
+// "=", rev)); any If makes it conditional, which etcd itself evaluates.
+func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
+	ev := &eval{isWrite: true}
+	v := receiver(cc)
+	var cmps []ssa.Value
+	sawTxn := false
+	for i := 0; i < 16 && v != nil; i++ {
+		call, ok := stripValue(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil {
+			break
+		}
+		switch fn.Name() {
+		case "If":
+			if ps := params(call.Common()); len(ps) == 1 {
+				if vals, ok := unpackVariadic(ps[0]); ok {
+					cmps = append(cmps, vals...)
+				} else {
+					cmps = append(cmps, ps[0])
+				}
+			}
+		case "Txn":
+			sawTxn = true
+		}
+		if fn.Name() == "Txn" {
+			break
+		}
+		v = receiver(call.Common())
+	}
+	if !sawTxn {
+		ev.verdict = Unknown
+		return ev
+	}
+	if len(cmps) == 0 {
+		ev.verdict = Unfenced
+		ev.detail = "the Txn has no If compare; use If(m.IsOwner()) or compare the token"
+		return ev
+	}
+	for _, c := range cmps {
+		if o := e.originOf(c); o != nil {
+			if o.param >= 0 {
+				ev.fencedBy = append(ev.fencedBy, o.param)
+				continue
+			}
+			if o.weak {
+				ev.verdict = WeakToken
+				return ev
+			}
+			ev.verdict = Fenced
+			return ev
+		}
+	}
+	if len(ev.fencedBy) > 0 {
+		ev.verdict = Unfenced
+		ev.detail = "the Txn's If compares no fencing token"
+		return ev
+	}
+	ev.verdict = Fenced // conditional on a revision the store checks
+	return ev
+}
+
+// evalHelper: calls of functions that write (directives, facts, local
+// summaries).
+func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func, s *Scope) *eval {
+	ff := e.calleeFact(fn)
+	if ff == nil {
+		if callee, ok := cc.Value.(*ssa.Function); ok && callee.Pkg == e.pkg && !cc.IsInvoke() {
+			ff = e.summary(callee)
+		}
+	}
+	if ff == nil || !ff.Write {
+		return &eval{}
+	}
+	ev := &eval{isWrite: true, helper: fn.Name(), store: "storage"}
+	ps := params(cc)
+	if len(ff.FencedBy) > 0 {
+		for _, i := range ff.FencedBy {
+			if i >= len(ps) {
+				continue
+			}
+			if _, ok := rules.LeaseOf(ps[i].Type()); ok {
+				ev.verdict = Fenced // the helper is itself a scope on that lease
+				return ev
+			}
+			if rules.IsLockType(ps[i].Type()) {
+				ev.verdict = Fenced
+				return ev
+			}
+			o := e.originOf(ps[i])
+			switch {
+			case o.isToken() && o.weak:
+				ev.verdict = WeakToken
+				return ev
+			case o.isToken():
+				ev.verdict = Fenced
+				return ev
+			case o != nil:
+				ev.fencedBy = append(ev.fencedBy, o.param)
+			}
+		}
+		if len(ev.fencedBy) > 0 && ff.Unfenced == "" {
+			ev.verdict = Unfenced
+			ev.detail = fmt.Sprintf("the token does not reach %s's fence parameter", fn.Name())
+			return ev
+		}
+		if ff.Unfenced == "" {
+			ev.verdict = Unfenced
+			ev.detail = fmt.Sprintf("no fencing token reaches %s's fence parameter", fn.Name())
+			if s != nil && s.NoToken {
+				ev.detail += "; the " + s.Lock + " gives no token to fence with"
+			}
+			return ev
+		}
+	}
+	if ff.Directive {
+		for _, a := range ps {
+			if o := e.originOf(a); o != nil {
+				if o.param >= 0 {
+					ev.fencedBy = append(ev.fencedBy, o.param)
+					continue
+				}
+				ev.verdict = Fenced
+				if o.weak {
+					ev.verdict = WeakToken
+				}
+				return ev
+			}
+		}
+		ev.verdict = Unfenced
+		ev.detail = fmt.Sprintf("no fencing token is passed to %s", fn.Name())
+		if s != nil && s.NoToken {
+			ev.detail = fmt.Sprintf("no fencing token is passed to %s; the %s gives no token to fence with", fn.Name(), s.Lock)
+		}
+		return ev
+	}
+	if ff.Unfenced != "" {
+		ev.verdict = Unfenced
+		ev.detail = fmt.Sprintf("%s does %s", fn.Name(), ff.Unfenced)
+		if s != nil && s.NoToken {
+			ev.detail += "; the " + s.Lock + " gives no token to fence with"
+		}
+		return ev
+	}
+	ev.verdict = Unknown
+	return ev
+}
+
+// summary infers what a function of this package does for its callers:
+// which of its parameters fence its writes, or which write is unfenced.
+func (e *engine) summary(f *ssa.Function) *FuncFact {
+	if ff, ok := e.summaries[f]; ok {
+		return ff
+	}
+	if e.inSummary[f] || tooBig(f) {
+		return nil
+	}
+	e.inSummary[f] = true
+	defer delete(e.inSummary, f)
+
+	ff := newFuncFact()
+	if fn, ok := f.Object().(*types.Func); ok {
+		if l := e.local[fn]; l != nil {
+			ff = l
+		}
+	}
+	if bs := e.bodyScope[f]; bs != nil && (bs.Kind == ScopeLeaseParam || bs.Kind == ScopeTokenParam) {
+		// The function is a scope on its own lease or token parameter: its
+		// writes are judged inside it, so callers are told only which
+		// parameter fences them.
+		if e.writesAnywhere(f) {
+			ff.Write = true
+			for i, p := range f.Params {
+				if p.Pos() == bs.Pos {
+					if f.Signature.Recv() != nil {
+						i--
+					}
+					ff.FencedBy = appendUnique(ff.FencedBy, i)
+				}
+			}
+		}
+		e.summaries[f] = ff
+		return ff
+	}
+	var unfenced string
+	var fencedBy []int
+	any := false
+	e.forEachCall(f, func(instr ssa.Instruction, cc *ssa.CallCommon) {
+		if e.instrScope[instr] != nil {
+			return // judged in its own scope
+		}
+		ev := e.evalCall(f, instr, cc, nil)
+		if !ev.isWrite {
+			return
+		}
+		any = true
+		switch {
+		case len(ev.fencedBy) > 0 && (ev.verdict == Unfenced || ev.verdict == Fenced):
+			for _, i := range ev.fencedBy {
+				fencedBy = appendUnique(fencedBy, i)
+			}
+		case ev.verdict == Unfenced || ev.verdict == RecordedOnly:
+			if unfenced == "" {
+				unfenced = describe(ev)
+			}
+		}
+	})
+	if any {
+		ff.Write = true
+		ff.FencedBy = fencedBy
+		if len(fencedBy) == 0 {
+			ff.Unfenced = unfenced
+		}
+		if fn, ok := f.Object().(*types.Func); ok {
+			e.local[fn] = ff
+		}
+	}
+	e.summaries[f] = ff
+	if !any && !ff.Write {
+		return nil
+	}
+	return ff
+}
+
+func describe(ev *eval) string {
+	s := "a " + ev.store + " write"
+	if ev.target != "" {
+		s += " to " + ev.target
+	}
+	if ev.helper != "" {
+		s += " via " + ev.helper
+	}
+	return s + " with no fence"
+}
+
+func appendUnique(xs []int, x int) []int {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+// writesAnywhere reports whether f or its closures contain a write.
+func (e *engine) writesAnywhere(f *ssa.Function) bool {
+	found := false
+	e.forEachCall(f, func(instr ssa.Instruction, cc *ssa.CallCommon) {
+		if found {
+			return
+		}
+		fn := calleeFunc(cc)
+		if fn == nil {
+			return
+		}
+		if _, ok := rules.WriteOf(fn); ok {
+			found = true
+			return
+		}
+		if ff := e.calleeFact(fn); ff != nil && ff.Write {
+			found = true
+		}
+	})
+	return found
+}
+
+func (e *engine) forEachCall(f *ssa.Function, fn func(ssa.Instruction, *ssa.CallCommon)) {
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if cc, _ := callOf(instr); cc != nil {
+				fn(instr, cc)
+			}
+		}
+	}
+	for _, a := range f.AnonFuncs {
+		if e.bodyScope[a] == nil {
+			e.forEachCall(a, fn)
+		}
+	}
+}
+
+// exportSummaries computes summaries of every package-level function so
+// that callers in other packages learn about write helpers.
+func (e *engine) exportSummaries() {
+	for _, f := range e.funcs {
+		if _, ok := f.Object().(*types.Func); !ok {
+			continue
+		}
+		e.guard(f, func() { e.summary(f) })
+	}
+}

@@ -1,0 +1,29 @@
+package rules
+
+const consul = "github.com/hashicorp/consul/api"
+
+// Consul is hashicorp/consul/api. Its Lock hands out no token; a KVPair's
+// ModifyIndex (a Raft index) and LockIndex can serve as one.
+var Consul = Lib{
+	Name:  "consul",
+	Paths: []string{consul},
+	Acquires: []Acquire{
+		{Func: "(*" + consul + ".Lock).Lock", Success: ChanNonNil, Lock: "consul lock", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+	},
+	Releases: methods("(*"+consul+".Lock)", "Unlock", "Destroy"),
+	Tokens: []Token{
+		{Field: consul + ".KVPair.ModifyIndex", Desc: "the key's ModifyIndex"},
+		{Field: consul + ".KVPair.LockIndex", Desc: "the key's LockIndex"},
+		{Field: consul + ".KVPair.CreateIndex", Desc: "the key's CreateIndex"},
+	},
+	Writes: []Write{
+		{Func: "(*" + consul + ".KV).Put", Kind: KVBlind, Store: "consul KV", KeyArg: -1},
+		{Func: "(*" + consul + ".KV).Delete", Kind: KVBlind, Store: "consul KV", KeyArg: 0},
+		{Func: "(*" + consul + ".KV).DeleteTree", Kind: KVBlind, Store: "consul KV", KeyArg: 0},
+		{Func: "(*" + consul + ".KV).CAS", Kind: Conditional, Store: "consul KV", KeyArg: -1},
+		{Func: "(*" + consul + ".KV).DeleteCAS", Kind: Conditional, Store: "consul KV", KeyArg: -1},
+		{Func: "(*" + consul + ".KV).Acquire", Kind: Conditional, Store: "consul KV", KeyArg: -1},
+		{Func: "(*" + consul + ".KV).Txn", Kind: Conditional, Store: "consul KV", KeyArg: -1},
+	},
+	LockTypes: []string{consul + ".Lock"},
+}

@@ -1,0 +1,33 @@
+package rules
+
+const (
+	dynamodb   = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddbTypes   = dynamodb + "/types"
+	expression = "github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+)
+
+// DynamoDB is aws-sdk-go-v2's DynamoDB client. The fence is the input's
+// ConditionExpression with its ExpressionAttributeValues. BatchWriteItem
+// has no condition at all.
+var DynamoDB = Lib{
+	Name:  "DynamoDB",
+	Paths: []string{dynamodb, expression},
+	Writes: []Write{
+		{Func: "(*" + dynamodb + ".Client).PutItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + dynamodb + ".Client).UpdateItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + dynamodb + ".Client).DeleteItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + dynamodb + ".Client).TransactWriteItems", Kind: DynamoTransact, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + dynamodb + ".Client).BatchWriteItem", Kind: DynamoTransact, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
+	},
+}
+
+// DynamoInputs are the input struct types whose fields hold a condition.
+var DynamoInputs = map[string]bool{
+	dynamodb + ".PutItemInput":    true,
+	dynamodb + ".UpdateItemInput": true,
+	dynamodb + ".DeleteItemInput": true,
+	ddbTypes + ".Put":             true,
+	ddbTypes + ".Update":          true,
+	ddbTypes + ".Delete":          true,
+	ddbTypes + ".ConditionCheck":  true,
+}

@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"go/types"
+	"strings"
+)
+
+const goRedis = "github.com/redis/go-redis/v9"
+
+// redisCmd is the key prefix of go-redis commands. They are methods of the
+// unexported func type cmdable embedded in *Client, *Tx and pipelines, and
+// interface methods of Cmdable, StringCmdable, Scripter, ... when called
+// through UniversalClient: one key per command name covers every receiver.
+const redisCmd = goRedis + ".cmd."
+
+func redisKey(fn *types.Func) (string, bool) {
+	if fn.Pkg() == nil || fn.Pkg().Path() != goRedis {
+		return "", false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return "", false
+	}
+	n := namedOf(sig.Recv().Type())
+	if n == nil {
+		return "", false
+	}
+	name := n.Obj().Name()
+	if strings.HasSuffix(name, "Cmd") || name == "Script" || strings.HasSuffix(name, "Cmder") {
+		return "", false
+	}
+	return redisCmd + fn.Name(), true
+}
+
+func redisCmds(kind WriteKind, names ...string) []Write {
+	out := make([]Write, len(names))
+	for i, n := range names {
+		out[i] = Write{Func: redisCmd + n, Kind: kind, Store: "Redis", KeyArg: 1}
+	}
+	return out
+}
+
+// GoRedis is go-redis v9. A hand-rolled lock is SET NX (SetNX, or SetArgs
+// with Mode "NX"); it carries no token. Plain commands are blind writes;
+// scripts are fenced when they compare a token passed in ARGV.
+var GoRedis = Lib{
+	Name:  "go-redis",
+	Paths: []string{goRedis},
+	Acquires: []Acquire{
+		{Func: redisCmd + "SetNX", Success: BoolCmdTrue, Lock: "Redis SET NX lock", NoToken: true, KeyArg: 1},
+		// SetArgs is an acquire only with Mode NX; the engine checks Mode.
+		{Func: redisCmd + "SetArgs", Success: StatusCmdOK, Lock: "Redis SET NX lock", NoToken: true, KeyArg: 1},
+	},
+	Releases: []string{redisCmd + "Del", redisCmd + "Unlink", redisCmd + "DelExArgs"},
+	Renews:   []string{redisCmd + "Expire", redisCmd + "PExpire", redisCmd + "ExpireAt", redisCmd + "PExpireAt"},
+	Tokens: []Token{
+		{Func: redisCmd + "Incr", Desc: "a Redis INCR counter", Weak: true,
+			Why: "INCR is monotonic on one shard but can regress after an asynchronous failover"},
+		{Func: redisCmd + "IncrBy", Desc: "a Redis INCRBY counter", Weak: true,
+			Why: "INCR is monotonic on one shard but can regress after an asynchronous failover"},
+	},
+	Writes: append(append(redisCmds(KVBlind,
+		"Set", "SetEx", "SetXX", "MSet", "MSetNX", "Append", "GetSet", "GetDel",
+		"Del", "Unlink", "Rename", "HSet", "HMSet", "HDel", "HIncrBy", "HSetNX",
+		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim",
+		"SAdd", "SRem", "ZAdd", "ZRem", "ZIncrBy", "IncrByFloat", "XAdd",
+		"Expire", "PExpire"),
+		Write{Func: redisCmd + "Eval", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: redisCmd + "EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: redisCmd + "FCall", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+	),
+		Write{Func: "(*" + goRedis + ".Script).Run", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: "(*" + goRedis + ".Script).Eval", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: "(*" + goRedis + ".Script).EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+	),
+	Reads: []string{redisCmd + "Get", redisCmd + "HGet", redisCmd + "Exists"},
+}
+
+// Redsync is Redlock. Its Value() is 16 random bytes and Until() a local
+// clock reading: the lock opens a scope but offers no token.
+var Redsync = Lib{
+	Name:  "redsync",
+	Paths: []string{"github.com/go-redsync/redsync/v4"},
+	Acquires: []Acquire{
+		{Func: "(*github.com/go-redsync/redsync/v4.Mutex).Lock", Success: ErrNil, Lock: "redsync mutex", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+		{Func: "(*github.com/go-redsync/redsync/v4.Mutex).LockContext", Success: ErrNil, Lock: "redsync mutex", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+		{Func: "(*github.com/go-redsync/redsync/v4.Mutex).TryLock", Success: ErrNil, Lock: "redsync mutex", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+		{Func: "(*github.com/go-redsync/redsync/v4.Mutex).TryLockContext", Success: ErrNil, Lock: "redsync mutex", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+	},
+	Releases: methods("(*github.com/go-redsync/redsync/v4.Mutex)", "Unlock", "UnlockContext"),
+	Renews:   methods("(*github.com/go-redsync/redsync/v4.Mutex)", "Extend", "ExtendContext"),
+	Tokens: []Token{
+		{Func: "(*github.com/go-redsync/redsync/v4.Mutex).Value", Desc: "the redsync mutex's Value()", Weak: true,
+			Why: "redsync's Value() is 16 random bytes, not ordered across grants"},
+	},
+	LockTypes: []string{"github.com/go-redsync/redsync/v4.Mutex"},
+}
+
+// RedisLock is bsm/redislock: its Token() is random.
+var RedisLock = Lib{
+	Name:  "redislock",
+	Paths: []string{"github.com/bsm/redislock"},
+	Acquires: []Acquire{
+		{Func: "github.com/bsm/redislock.Obtain", Success: ErrNil, Lock: "redislock lock", NoToken: true, KeyArg: -1, LockResult: true},
+		{Func: "(*github.com/bsm/redislock.Client).Obtain", Success: ErrNil, Lock: "redislock lock", NoToken: true, KeyArg: -1, LockResult: true},
+	},
+	Releases: []string{"(*github.com/bsm/redislock.Lock).Release"},
+	Renews:   []string{"(*github.com/bsm/redislock.Lock).Refresh"},
+	Tokens: []Token{
+		{Func: "(*github.com/bsm/redislock.Lock).Token", Desc: "the redislock Token()", Weak: true,
+			Why: "redislock's Token() is 16 random bytes, not ordered across grants"},
+	},
+	LockTypes: []string{"github.com/bsm/redislock.Lock"},
+}

@@ -1,0 +1,284 @@
+// Package rules is fencelint's knowledge of real lock, lease and storage APIs.
+//
+// It holds tables and pure lookups on go/types objects, and imports nothing
+// from go/analysis: the engine in analyzer/internal/fence decides what the
+// tables mean for one package. Functions are keyed by types.Func.FullName()
+// of fn.Origin(), e.g. "(*go.etcd.io/etcd/client/v3/concurrency.Mutex).Lock";
+// fields by "pkgpath.Type.Field". Matching is by object, never by selector
+// text, so `Exec` on a *sql.DB is a write and `Exec` on anything else is not.
+package rules
+
+import (
+	"go/types"
+	"strings"
+)
+
+// Success says how an acquire call reports that the lock was taken.
+type Success int
+
+const (
+	// ErrNil: the last result is an error; nil means acquired.
+	ErrNil Success = iota
+	// Returns: the call blocks until acquired (or panics); no result to test.
+	Returns
+	// BoolCmdTrue: a go-redis *BoolCmd whose Val()/Result() bool is true.
+	BoolCmdTrue
+	// StatusCmdOK: a go-redis *StatusCmd whose Err() is nil (SetArgs Mode NX).
+	StatusCmdOK
+	// ChanNonNil: (<-chan struct{}, error); acquired when err is nil and
+	// the channel is not nil (consul's Lock returns (nil, nil) when stopped).
+	ChanNonNil
+)
+
+// Acquire describes one call that takes a lock or a lease.
+type Acquire struct {
+	Func    string
+	Success Success
+	// Lock is a short human name of the lock service for messages.
+	Lock string
+	// NoToken is set when the lock service hands out no fencing token:
+	// a write in the scope has nothing to fence with.
+	NoToken bool
+	// KeyArg is the index of the lock key argument for key-value locks
+	// (go-redis SetNX): writes to the same key are the lock's own
+	// bookkeeping, not protected writes. -1 when not applicable.
+	KeyArg int
+	// LockIsReceiver: the lock object is the receiver (m.Lock()); releases
+	// on the same receiver end the scope.
+	LockIsReceiver bool
+	// LockResult: the lock object is result 0 (redislock.Obtain).
+	LockResult bool
+}
+
+// Token describes a value that is a fencing token (or claims to be one).
+type Token struct {
+	// Func is a function or method whose result is the token; Field is a
+	// struct field "pkgpath.Type.Field" holding it. One of them is set.
+	Func, Field string
+	// Desc names the token in messages, e.g. "the mutex's Header().Revision".
+	Desc string
+	// Weak is set when the value is not strictly monotonic across grants;
+	// Why says why in one clause.
+	Weak bool
+	Why  string
+}
+
+// WriteKind says where a write's condition lives.
+type WriteKind int
+
+const (
+	// SQLWrite: constant SQL text at QueryArg, bind arguments from ArgsFrom.
+	SQLWrite WriteKind = iota + 1
+	// SQLStmtWrite: a prepared statement; the SQL is the Prepare argument
+	// that made the receiver; bind arguments from ArgsFrom.
+	SQLStmtWrite
+	// DynamoWrite: an aws-sdk-go-v2 DynamoDB input struct at InputArg.
+	DynamoWrite
+	// DynamoTransact: TransactWriteItemsInput at InputArg.
+	DynamoTransact
+	// S3Write: an aws-sdk-go-v2 S3 input struct at InputArg.
+	S3Write
+	// KVBlind: an unconditional key-value write (etcd Put, Redis SET,
+	// consul KV.Put, ZooKeeper Delete with version -1): never fenced by
+	// itself. KeyArg is its key argument.
+	KVBlind
+	// EtcdTxnCommit: Txn(...).If(...).Then(...).Commit().
+	EtcdTxnCommit
+	// RedisScript: Eval/EvalSha (script at QueryArg, args from ArgsFrom)
+	// or (*Script).Run (script from NewScript, args from ArgsFrom).
+	RedisScript
+	// ZKVersioned: ZooKeeper Set/Delete whose version argument (VersionArg)
+	// makes it a compare-and-set unless it is the constant -1.
+	ZKVersioned
+	// ZKMulti: ZooKeeper Multi; fenced when it carries a CheckVersionRequest.
+	ZKMulti
+	// Conditional: a compare-and-set the store itself evaluates (consul
+	// CAS/Acquire/Txn): treated as fenced.
+	Conditional
+)
+
+// Write describes one storage write call.
+type Write struct {
+	Func       string
+	Kind       WriteKind
+	Store      string // "SQL", "DynamoDB", "S3", "etcd", "Redis", ...
+	QueryArg   int
+	ArgsFrom   int
+	InputArg   int
+	KeyArg     int
+	VersionArg int
+}
+
+// Lib groups one library's knowledge.
+type Lib struct {
+	Name     string
+	Paths    []string // import paths that make a package relevant
+	Acquires []Acquire
+	Releases []string // functions that release a lock taken by Acquires
+	Renews   []string // functions that extend a lease: bookkeeping, not writes
+	Tokens   []Token
+	Writes   []Write
+	// LockTypes are "pkgpath.Type" names of lock objects: a function taking
+	// one as a parameter runs under that lock.
+	LockTypes []string
+	// Callbacks are "pkgpath.Type.Field" func-typed fields whose function
+	// runs under the lock (client-go's OnStartedLeading).
+	Callbacks []string
+	// Reads are functions that only read; listed so readers of this table
+	// know they were considered.
+	Reads []string
+}
+
+// Libs is every library fencelint knows, one per file of this package.
+var Libs = []*Lib{
+	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper,
+	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Pgx, &DynamoDB, &S3,
+	&UUID, &CryptoRand, &MathRand, &Time,
+}
+
+var (
+	acquireByFunc = map[string]*Acquire{}
+	releaseByFunc = map[string]bool{}
+	renewByFunc   = map[string]bool{}
+	tokenByFunc   = map[string]*Token{}
+	tokenByField  = map[string]*Token{}
+	writeByFunc   = map[string]*Write{}
+	lockTypes     = map[string]bool{}
+	callbacks     = map[string]bool{}
+	knownPaths    = map[string]bool{}
+)
+
+func init() {
+	for _, lib := range Libs {
+		for _, p := range lib.Paths {
+			knownPaths[p] = true
+		}
+		for i := range lib.Acquires {
+			acquireByFunc[lib.Acquires[i].Func] = &lib.Acquires[i]
+		}
+		for _, f := range lib.Releases {
+			releaseByFunc[f] = true
+		}
+		for _, f := range lib.Renews {
+			renewByFunc[f] = true
+		}
+		for i := range lib.Tokens {
+			t := &lib.Tokens[i]
+			if t.Func != "" {
+				tokenByFunc[t.Func] = t
+			}
+			if t.Field != "" {
+				tokenByField[t.Field] = t
+			}
+		}
+		for i := range lib.Writes {
+			writeByFunc[lib.Writes[i].Func] = &lib.Writes[i]
+		}
+		for _, t := range lib.LockTypes {
+			lockTypes[t] = true
+		}
+		for _, c := range lib.Callbacks {
+			callbacks[c] = true
+		}
+	}
+}
+
+// Key returns the table key of fn: the full name of its generic origin.
+// Methods promoted from interfaces embedded in go-redis's Cmdable family
+// are keyed by package path and name (see redisKey).
+func Key(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
+	fn = fn.Origin()
+	if k, ok := redisKey(fn); ok {
+		return k
+	}
+	return fn.FullName()
+}
+
+// IsKnownPath reports whether importing path can make a package relevant.
+func IsKnownPath(path string) bool { return knownPaths[path] }
+
+// AcquireOf returns the acquire rule for fn.
+func AcquireOf(fn *types.Func) (*Acquire, bool) {
+	a, ok := acquireByFunc[Key(fn)]
+	return a, ok
+}
+
+// IsRelease reports whether fn releases a lock.
+func IsRelease(fn *types.Func) bool { return releaseByFunc[Key(fn)] }
+
+// IsRenew reports whether fn extends a lease (lock bookkeeping).
+func IsRenew(fn *types.Func) bool { return renewByFunc[Key(fn)] }
+
+// TokenOfFunc returns the token rule for a call of fn.
+func TokenOfFunc(fn *types.Func) (*Token, bool) {
+	t, ok := tokenByFunc[Key(fn)]
+	return t, ok
+}
+
+// TokenOfField returns the token rule for reading field f of struct type owner.
+func TokenOfField(owner types.Type, f *types.Var) (*Token, bool) {
+	n := namedOf(owner)
+	if n == nil || n.Obj().Pkg() == nil {
+		return nil, false
+	}
+	t, ok := tokenByField[n.Obj().Pkg().Path()+"."+n.Obj().Name()+"."+f.Name()]
+	return t, ok
+}
+
+// WriteOf returns the write rule for fn.
+func WriteOf(fn *types.Func) (*Write, bool) {
+	w, ok := writeByFunc[Key(fn)]
+	return w, ok
+}
+
+// IsLockType reports whether t (or *t) is a known lock object type.
+func IsLockType(t types.Type) bool {
+	n := namedOf(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	return lockTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+}
+
+// IsCallbackField reports whether f of owner is a func field run under a lock.
+func IsCallbackField(owner types.Type, f *types.Var) bool {
+	n := namedOf(owner)
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	return callbacks[n.Obj().Pkg().Path()+"."+n.Obj().Name()+"."+f.Name()]
+}
+
+// namedOf strips pointers and aliases down to a named type.
+func namedOf(t types.Type) *types.Named {
+	for i := 0; i < 3 && t != nil; i++ {
+		t = types.Unalias(t)
+		switch u := t.(type) {
+		case *types.Named:
+			return u
+		case *types.Pointer:
+			t = u.Elem()
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// funcs builds FullName keys from a receiver prefix and method names:
+// methods("(*database/sql.DB)", "Exec", "ExecContext").
+func methods(recv string, names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = recv + "." + n
+	}
+	return out
+}
+
+// hasPathPrefix reports whether path is prefix or below it.
+func hasPathPrefix(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}

@@ -1,0 +1,19 @@
+package rules
+
+const s3 = "github.com/aws/aws-sdk-go-v2/service/s3"
+
+// S3 is aws-sdk-go-v2's S3 client. ETags are not ordered, so the usable
+// fences are a precondition (IfMatch / IfNoneMatch) or a token in the key.
+var S3 = Lib{
+	Name:  "S3",
+	Paths: []string{s3},
+	Writes: []Write{
+		{Func: "(*" + s3 + ".Client).PutObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + s3 + ".Client).CopyObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + s3 + ".Client).DeleteObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + s3 + ".Client).CompleteMultipartUpload", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
+	},
+}
+
+// S3Preconditions are the input fields that make an S3 write conditional.
+var S3Preconditions = []string{"IfMatch", "IfNoneMatch"}

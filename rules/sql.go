@@ -1,0 +1,60 @@
+package rules
+
+const dbsql = "database/sql"
+
+// DatabaseSQL is database/sql. Exec/Query* carry constant SQL whose own
+// WHERE (or ON CONFLICT ... WHERE) is the fence; Stmt methods take the SQL
+// of the Prepare that made them. Query* are writes only when the SQL is.
+var DatabaseSQL = Lib{
+	Name:  "database/sql",
+	Paths: []string{dbsql},
+	Writes: concatWrites(
+		sqlWrites("(*"+dbsql+".DB)", 0, "Exec", "Query", "QueryRow"),
+		sqlWrites("(*"+dbsql+".DB)", 1, "ExecContext", "QueryContext", "QueryRowContext"),
+		sqlWrites("(*"+dbsql+".Tx)", 0, "Exec", "Query", "QueryRow"),
+		sqlWrites("(*"+dbsql+".Tx)", 1, "ExecContext", "QueryContext", "QueryRowContext"),
+		sqlWrites("(*"+dbsql+".Conn)", 1, "ExecContext", "QueryContext", "QueryRowContext"),
+		stmtWrites("(*"+dbsql+".Stmt)", 0, "Exec", "Query", "QueryRow"),
+		stmtWrites("(*"+dbsql+".Stmt)", 1, "ExecContext", "QueryContext", "QueryRowContext"),
+	),
+}
+
+// Prepares are the calls whose SQL a *sql.Stmt or pgx prepared name carries.
+var Prepares = map[string]int{
+	"(*" + dbsql + ".DB).Prepare":          0,
+	"(*" + dbsql + ".DB).PrepareContext":   1,
+	"(*" + dbsql + ".Tx).Prepare":          0,
+	"(*" + dbsql + ".Tx).PrepareContext":   1,
+	"(*" + dbsql + ".Conn).PrepareContext": 1,
+}
+
+// TxStmts rebinds a prepared statement to a transaction: the SQL is that
+// of the statement argument.
+var TxStmts = map[string]int{
+	"(*" + dbsql + ".Tx).Stmt":        0,
+	"(*" + dbsql + ".Tx).StmtContext": 1,
+}
+
+func sqlWrites(recv string, queryArg int, names ...string) []Write {
+	out := make([]Write, len(names))
+	for i, n := range names {
+		out[i] = Write{Func: recv + "." + n, Kind: SQLWrite, Store: "SQL", QueryArg: queryArg, ArgsFrom: queryArg + 1, KeyArg: -1}
+	}
+	return out
+}
+
+func stmtWrites(recv string, argsFrom int, names ...string) []Write {
+	out := make([]Write, len(names))
+	for i, n := range names {
+		out[i] = Write{Func: recv + "." + n, Kind: SQLStmtWrite, Store: "SQL", QueryArg: -1, ArgsFrom: argsFrom, KeyArg: -1}
+	}
+	return out
+}
+
+func concatWrites(lists ...[]Write) []Write {
+	var out []Write
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
