@@ -1,0 +1,177 @@
+package directive
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Category is the Diagnostic.Category of every finding this package
+// reports, so users can tell directive hygiene from the rules' findings.
+const Category = "directive"
+
+// Ignores holds the //fencelint:ignore directives of one package, for one
+// analyzer run: it records which of them suppressed a finding of that
+// analyzer, so it must not be shared between analyzers.
+type Ignores struct {
+	list   []*ignore
+	byLine map[lineKey][]*ignore // both lines each ignore covers
+	bad    []badDirective        // malformed //fencelint: comments of any kind
+}
+
+type ignore struct {
+	d     Directive
+	names []string
+	used  bool
+}
+
+// lineKey is a physical line: ignores and diagnostics are matched in the
+// same token.File by unadjusted line, so //line directives cannot skew them.
+type lineKey struct {
+	file *token.File
+	line int
+}
+
+type badDirective struct {
+	pos, end token.Pos
+	err      error
+}
+
+// CollectIgnores gathers the ignore directives of pass.Files. It also keeps
+// every malformed //fencelint: comment, which [Ignores.Finish] reports.
+func CollectIgnores(pass *analysis.Pass) *Ignores {
+	ig := &Ignores{byLine: make(map[lineKey][]*ignore)}
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.FileStart)
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				ig.add(tf, c)
+			}
+		}
+	}
+	return ig
+}
+
+func (ig *Ignores) add(tf *token.File, c *ast.Comment) {
+	d, ok, err := Parse(c)
+	if !ok {
+		return
+	}
+	if err != nil {
+		ig.bad = append(ig.bad, badDirective{c.Pos(), c.End(), err})
+		return
+	}
+	if d.Kind != Ignore || tf == nil {
+		return
+	}
+	x := &ignore{d: d, names: d.Analyzers()}
+	ig.list = append(ig.list, x)
+	line := tf.PositionFor(c.Pos(), false).Line
+	for _, l := range [2]int{line, line + 1} {
+		k := lineKey{tf, l}
+		ig.byLine[k] = append(ig.byLine[k], x)
+	}
+}
+
+// Report reports d through pass unless an ignore directive naming
+// pass.Analyzer.Name covers d.Pos's line (the directive's own line or the
+// line after it, same file); it records which ignores were used. A
+// diagnostic without a position is never suppressed. A nil *Ignores
+// suppresses nothing.
+func (ig *Ignores) Report(pass *analysis.Pass, d analysis.Diagnostic) {
+	if ig.suppressed(pass, d.Pos) {
+		return
+	}
+	pass.Report(d)
+}
+
+func (ig *Ignores) suppressed(pass *analysis.Pass, pos token.Pos) bool {
+	if ig == nil || !pos.IsValid() || len(ig.list) == 0 {
+		return false
+	}
+	tf := pass.Fset.File(pos)
+	if tf == nil {
+		return false
+	}
+	hit := false
+	for _, x := range ig.byLine[lineKey{tf, tf.PositionFor(pos, false).Line}] {
+		if slices.Contains(x.names, pass.Analyzer.Name) {
+			// Mark every covering ignore used, so two overlapping ignores
+			// do not leave one reported as unused.
+			x.used, hit = true, true
+		}
+	}
+	return hit
+}
+
+// Finish reports the problems of the package's directives. Call it once, at
+// the end of the analyzer's Run, after every finding went through Report.
+//
+// For pass.Analyzer.Name only, it reports ignores naming this analyzer that
+// have no reason, and those that matched no diagnostic. When
+// pass.Analyzer.Name is known[0] (known = every fencelint analyzer name, in
+// contract order), it also reports, once for all analyzers, ignores naming
+// an analyzer not in known and every malformed or unknown //fencelint:
+// directive. If known[0] is not run (say, disabled by a driver flag) those
+// go unreported.
+func (ig *Ignores) Finish(pass *analysis.Pass, known []string) {
+	if ig == nil {
+		return
+	}
+	name := pass.Analyzer.Name
+	first := len(known) > 0 && known[0] == name
+	var diags []analysis.Diagnostic
+	report := func(pos, end token.Pos, format string, args ...any) {
+		diags = append(diags, analysis.Diagnostic{
+			Pos: pos, End: end, Category: Category, Message: fmt.Sprintf(format, args...),
+		})
+	}
+	for _, x := range ig.list {
+		if slices.Contains(x.names, name) {
+			if x.d.Reason() == "" {
+				report(x.d.Pos, x.d.End, "//fencelint:ignore %s needs a reason", name)
+			}
+			if !x.used {
+				report(x.d.Pos, x.d.End, "//fencelint:ignore %s matched no %s finding; remove it", name, name)
+			}
+		}
+		if first {
+			for _, n := range x.names {
+				if !slices.Contains(known, n) {
+					report(x.d.Pos, x.d.End, "//fencelint:ignore names unknown analyzer %s%s", n, hint(n, known))
+				}
+			}
+		}
+	}
+	if first {
+		for _, b := range ig.bad {
+			report(b.pos, b.end, "%s", b.err)
+		}
+	}
+	// Keep output in source order whatever the order of the lists above.
+	slices.SortStableFunc(diags, func(a, b analysis.Diagnostic) int { return cmp.Compare(a.Pos, b.Pos) })
+	for _, d := range diags {
+		pass.Report(d)
+	}
+}
+
+// hint suggests the known analyzer name closest to a misspelt one.
+func hint(n string, known []string) string {
+	if len(n) > 32 {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := distance(n, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
