@@ -122,5 +122,5 @@ var ClientCheckMethods = map[string]bool{
 	"Valid": true, "IsValid": true, "Expired": true, "IsExpired": true,
 	"IsLeader": true, "IsHeld": true, "Held": true, "StillHeld": true,
 	"IsOwner": false, // etcd's IsOwner is a Cmp evaluated by etcd, not a check
-	"Until": true, "TTL": true, "Alive": true, "IsAlive": true,
+	"Until":   true, "TTL": true, "Alive": true, "IsAlive": true,
 }
