@@ -17,3 +17,7 @@ func testdata() string {
 func TestLease(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/lease")
 }
+
+func TestCrossPackage(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/crosspkg/app")
+}
