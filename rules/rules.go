@@ -200,6 +200,28 @@ func Key(fn *types.Func) string {
 // IsKnownPath reports whether importing path can make a package relevant.
 func IsKnownPath(path string) bool { return knownPaths[path] }
 
+// libraryModules are the modules whose behaviour rules/ describes: their
+// own packages are never analysed for facts (their Unlock deletes a key,
+// which must not make Unlock a "write helper").
+var libraryModules = []string{
+	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis",
+	"github.com/go-redsync/redsync", "github.com/bsm/redislock",
+	"github.com/go-zookeeper/zk", "github.com/hashicorp/consul",
+	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
+	"github.com/jackc/pgx", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
+	"github.com/google/uuid",
+}
+
+// IsLibraryPackage reports whether path belongs to a library rules/ knows.
+func IsLibraryPackage(path string) bool {
+	for _, m := range libraryModules {
+		if hasPathPrefix(path, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // AcquireOf returns the acquire rule for fn.
 func AcquireOf(fn *types.Func) (*Acquire, bool) {
 	a, ok := acquireByFunc[Key(fn)]

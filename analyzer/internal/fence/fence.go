@@ -55,6 +55,9 @@ func run(pass *analysis.Pass) (res any, err error) {
 // rules/ knows, imports a package carrying fencelint facts, has a
 // //fencelint: directive, or declares a lease-shaped type.
 func relevant(pass *analysis.Pass) bool {
+	if rules.IsLibraryPackage(pass.Pkg.Path()) {
+		return false // library behaviour comes from rules/, not from facts about it
+	}
 	for _, imp := range pass.Pkg.Imports() {
 		if rules.IsKnownPath(imp.Path()) {
 			return true

@@ -1,6 +1,7 @@
 package fence
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
@@ -70,7 +71,7 @@ func (e *engine) signatureScope(f *ssa.Function) {
 	for _, p := range f.Params[first:] {
 		t := p.Type()
 		if info, ok := rules.LeaseOf(t); ok {
-			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: "lease " + p.Name() + " (" + info.Named.Obj().Name() + ")"}
+			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name()}
 			if info.Token != nil {
 				s.Token = p.Name() + "." + info.Token.Name()
 			} else {
@@ -287,7 +288,7 @@ func funcOf(v ssa.Value) *ssa.Function {
 // openRegion computes the instructions after a successful acquire.
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	r := &region{
-		scope:  &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken},
+		scope:  &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai)},
 		call:   call,
 		acq:    ai,
 		instrs: map[ssa.Instruction]bool{},
@@ -351,6 +352,30 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 	}
 	e.regions[f] = append(e.regions[f], r)
 	e.inferWrapper(f, r, reachesReturn)
+}
+
+// acquireToken names the token an acquire makes available, for messages.
+func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
+	if ai.noToken {
+		return ""
+	}
+	recv := "m"
+	if c := e.callExpr(call.Pos()); c != nil {
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
+			recv = types.ExprString(sel.X)
+		}
+	}
+	switch {
+	case ai.libRule != nil && strings.HasSuffix(ai.libRule.Func, "Mutex).Lock"), ai.libRule != nil && strings.HasSuffix(ai.libRule.Func, "Mutex).TryLock"):
+		return recv + ".Header().Revision"
+	case ai.libRule != nil && strings.HasSuffix(ai.libRule.Func, "Election).Campaign"):
+		return recv + ".Rev()"
+	case ai.leaseT != nil:
+		if info, ok := rules.LeaseOf(ai.leaseT); ok && info.Token != nil {
+			return "the lease's " + info.Token.Name()
+		}
+	}
+	return ""
 }
 
 // failValues returns the values whose test tells failure from success.

@@ -40,12 +40,12 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value) *eval {
 	text, isConst := constString(cond)
 	if !isConst {
 		// Built with the expression package (expr.Condition()), or elsewhere.
-		if o := e.originOf(cond); o != nil {
-			if o.param >= 0 {
-				ev.fencedBy = []int{o.param}
-				ev.verdict = Unfenced
-				return ev
-			}
+		if o := e.originOf(cond); o != nil && o.param >= 0 {
+			ev.fencedBy = []int{o.param}
+			ev.verdict = Unfenced
+			ev.detail = "its ConditionExpression compares no value derived from the token"
+			return ev
+		} else if o != nil {
 			ev.verdict = Fenced
 			if o.weak {
 				ev.verdict = WeakToken
@@ -113,10 +113,8 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value) *eval {
 		ev.verdict = WrongPredicate
 	case weak:
 		ev.verdict = WeakToken
-	case len(params) > 0:
-		ev.verdict = Unfenced
-		ev.fencedBy = params
 	default:
+		ev.fencedBy = params
 		ev.verdict = Unfenced
 		ev.detail = "its ConditionExpression does not compare the fence attribute with the token"
 	}
@@ -248,12 +246,9 @@ func (e *engine) evalS3(cc *ssa.CallCommon, w *rules.Write) *eval {
 		}
 	}
 	if key, has := fs["Key"]; has {
-		if o := e.originOf(key); o != nil {
-			if o.param >= 0 {
-				ev.fencedBy = []int{o.param}
-				ev.verdict = Unfenced
-				return ev
-			}
+		if o := e.originOf(key); o != nil && o.param >= 0 {
+			ev.fencedBy = []int{o.param}
+		} else if o != nil {
 			ev.verdict = Fenced
 			if o.weak {
 				ev.verdict = WeakToken
@@ -313,11 +308,7 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 			return ev
 		}
 	}
-	if len(ev.fencedBy) > 0 {
-		ev.verdict = Unfenced
-		return ev
-	}
-	if sawCompare {
+	if sawCompare && len(ev.fencedBy) == 0 {
 		// An ownership check against a value we cannot trace: not guessed.
 		ev.verdict = Unknown
 		return ev

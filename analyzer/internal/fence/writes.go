@@ -139,13 +139,15 @@ func isCompare(op token.Token) bool {
 
 // callOf returns the call of a Call, Go or Defer instruction.
 func callOf(instr ssa.Instruction) (*ssa.CallCommon, token.Pos) {
+	// CallCommon.Pos is the call's Lparen; Go and Defer's own Pos is the
+	// keyword.
 	switch c := instr.(type) {
 	case *ssa.Call:
-		return c.Common(), c.Pos()
+		return c.Common(), c.Common().Pos()
 	case *ssa.Go:
-		return c.Common(), c.Pos()
+		return c.Common(), c.Common().Pos()
 	case *ssa.Defer:
-		return c.Common(), c.Pos()
+		return c.Common(), c.Common().Pos()
 	}
 	return nil, token.NoPos
 }
@@ -154,6 +156,14 @@ func callOf(instr ssa.Instruction) (*ssa.CallCommon, token.Pos) {
 func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, s *Scope) *eval {
 	fn := calleeFunc(cc)
 	if fn == nil {
+		return &eval{}
+	}
+	if rules.IsRelease(fn) || rules.IsRenew(fn) {
+		if _, isWrite := rules.WriteOf(fn); !isWrite {
+			return &eval{} // the lock library's own bookkeeping
+		}
+	}
+	if _, ok := rules.AcquireOf(fn); ok {
 		return &eval{}
 	}
 	if w, ok := rules.WriteOf(fn); ok {
