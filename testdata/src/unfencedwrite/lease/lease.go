@@ -38,7 +38,7 @@ func (l *Locker) AcquireTTL(ctx context.Context, key string) (*TTLLock, error) {
 func (l *Locker) ReleaseTTL(ctx context.Context, lock *TTLLock) error { return nil }
 
 func debitBad(ctx context.Context, db *sql.DB, lease Lease, account string, amount int64) error {
-	_, err := db.ExecContext(ctx, "UPDATE account_balances SET balance = balance - $1 WHERE account_id = $2", amount, account) // want `SQL write via db.ExecContext to account_balances under the lease lease \(Lease\) is not fenced: its WHERE does not compare a fence column with the token; compare the stored fence with lease.Token in the write itself`
+	_, err := db.ExecContext(ctx, "UPDATE account_balances SET balance = balance - $1 WHERE account_id = $2", amount, account) // want `SQL write via db.ExecContext to account_balances under the Lease held in parameter lease is not fenced: its WHERE does not compare a fence column with the token; compare the stored fence with lease.Token in the write itself`
 	return err
 }
 
