@@ -21,3 +21,7 @@ func TestLease(t *testing.T) {
 func TestCrossPackage(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/crosspkg/app")
 }
+
+func TestLibraries(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs")
+}

@@ -276,7 +276,7 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if w.QueryArg >= 0 && w.QueryArg < len(ps) {
 		script, ok = constString(ps[w.QueryArg])
 	} else if r := receiver(cc); r != nil {
-		script, ok = scriptSource(r)
+		script, ok = e.scriptSource(r)
 	}
 	if !ok {
 		return &eval{}
@@ -319,7 +319,7 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 }
 
 // scriptSource follows a *redis.Script to redis.NewScript("...").
-func scriptSource(v ssa.Value) (string, bool) {
+func (e *engine) scriptSource(v ssa.Value) (string, bool) {
 	switch x := stripValue(v).(type) {
 	case *ssa.Call:
 		if fn := calleeFunc(x.Common()); fn != nil && fn.Name() == "NewScript" && len(x.Common().Args) == 1 {
@@ -327,17 +327,27 @@ func scriptSource(v ssa.Value) (string, bool) {
 		}
 	case *ssa.UnOp:
 		if g, ok := x.X.(*ssa.Global); ok {
-			return globalScript(g)
+			return e.globalScript(g)
 		}
 	}
 	return "", false
 }
 
-// globalScript finds `var s = redis.NewScript("...")` in the package init.
-func globalScript(g *ssa.Global) (string, bool) {
-	for _, r := range *g.Referrers() {
-		if s, ok := r.(*ssa.Store); ok && s.Addr == g {
-			return scriptSource(s.Val)
+// globalScript finds `var s = redis.NewScript("...")` in the package's
+// init function (Globals have no referrers in SSA).
+func (e *engine) globalScript(g *ssa.Global) (string, bool) {
+	if g.Pkg != e.pkg {
+		return "", false
+	}
+	init := e.pkg.Func("init")
+	if init == nil {
+		return "", false
+	}
+	for _, b := range init.Blocks {
+		for _, instr := range b.Instrs {
+			if s, ok := instr.(*ssa.Store); ok && s.Addr == g {
+				return e.scriptSource(s.Val)
+			}
 		}
 	}
 	return "", false

@@ -1,0 +1,124 @@
+// Package libs exercises real lock and storage APIs (stubs at their real
+// import paths, checked against the real modules).
+package libs
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+func etcdMutexBad(ctx context.Context, s *concurrency.Session, pool *pgxpool.Pool, id string, amt int64) error {
+	m := concurrency.NewMutex(s, "/locks/acct")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := pool.Exec(ctx, "UPDATE account_balances SET balance = balance - $1 WHERE account_id = $2", amt, id) // want `SQL write via pool.Exec to account_balances under the etcd mutex is not fenced: its WHERE does not compare a fence column with the token; compare the stored fence with m.Header\(\).Revision in the write itself`
+	return err
+}
+
+func etcdMutexGood(ctx context.Context, s *concurrency.Session, pool *pgxpool.Pool, id string, amt int64) error {
+	m := concurrency.NewMutex(s, "/locks/acct")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: fenced with the mutex revision
+	_, err := pool.Exec(ctx, "UPDATE account_balances SET balance = balance - $1, fence_token = $3 WHERE account_id = $2 AND fence_token < $3", amt, id, m.Header().Revision)
+	return err
+}
+
+func etcdTryLockBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.TryLock(ctx); err != nil {
+		// ok: not acquired, outside the scope
+		_, _ = cli.Put(ctx, "status/cfg", "busy")
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := cli.Put(ctx, "config/data", "v") // want `etcd write via cli.Put to config/data under the etcd mutex is not fenced: it is unconditional`
+	return err
+}
+
+func etcdTxnGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: etcd evaluates IsOwner in the same transaction
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("config/data", "v")).Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return concurrency.ErrLocked
+	}
+	return nil
+}
+
+func etcdTxnNoIfBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := cli.Txn(ctx).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn has no If compare`
+	return err
+}
+
+func electionBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, "me"); err != nil {
+		return err
+	}
+	defer e.Resign(ctx)
+	_, err := cli.Put(ctx, "leader/data", "x") // want `under the etcd election is not fenced: it is unconditional; compare the stored fence with e.Rev\(\) in the write itself`
+	return err
+}
+
+func electionGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, "me"); err != nil {
+		return err
+	}
+	defer e.Resign(ctx)
+	// ok: compares the leader key's CreateRevision with the election's Rev
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(e.Key()), "=", e.Rev())).Then(clientv3.OpPut("leader/data", "x")).Commit()
+	return err
+}
+
+func pgxNamedGood(ctx context.Context, m *concurrency.Mutex, conn *pgx.Conn, id string) error {
+	// ok: @tok is bound through pgx.NamedArgs to the revision, formatted
+	_, err := conn.Exec(ctx, "UPDATE docs SET body = @body, fence = @tok WHERE id = @id AND fence < @tok",
+		pgx.NamedArgs{"body": "x", "id": id, "tok": strconv.FormatInt(m.Header().Revision, 10)})
+	return err
+}
+
+func pgxBatchBad(ctx context.Context, m *concurrency.Mutex, conn *pgx.Conn, id string) error {
+	b := &pgx.Batch{}
+	b.Queue("UPDATE docs SET body = 'x' WHERE id = $1", id) // want `SQL write via b.Queue to docs under the concurrency.Mutex m is not fenced`
+	return conn.SendBatch(ctx, b).Close()
+}
+
+func pgxTxUnitGood(ctx context.Context, m *concurrency.Mutex, pool *pgxpool.Pool, id string) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	tag, err := tx.Exec(ctx, "UPDATE docs SET fence = $2 WHERE id = $1 AND fence < $2", id, m.Header().Revision)
+	if err != nil || tag.RowsAffected() == 0 {
+		return err
+	}
+	// ok: the transaction is fenced by the statement above
+	if _, err := tx.Exec(ctx, "DELETE FROM drafts WHERE doc_id = $1", id); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}

@@ -1,0 +1,67 @@
+package libs
+
+import (
+	"context"
+	"time"
+
+	"github.com/bsm/redislock"
+	"github.com/go-redsync/redsync/v4"
+	"github.com/redis/go-redis/v9"
+)
+
+func setNXBad(ctx context.Context, rdb *redis.Client, sku string, n int) error {
+	ok, err := rdb.SetNX(ctx, "lock:inventory", "me", 30*time.Second).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, "lock:inventory") // ok: the release of the lock's own key
+	return rdb.Set(ctx, "inventory:"+sku, n, 0).Err() // want `Redis write via rdb.Set under the Redis SET NX lock is not fenced: it is unconditional; the Redis SET NX lock gives no token to fence with`
+}
+
+func setNXNotAcquiredGood(ctx context.Context, rdb *redis.Client, sku string) error {
+	if !rdb.SetNX(ctx, "lock:inventory", "me", 30*time.Second).Val() {
+		// ok: the lock was not taken here
+		return rdb.Set(ctx, "inventory:miss", 1, 0).Err()
+	}
+	return nil
+}
+
+var fencedSet = redis.NewScript(`
+local cur = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[2]) <= cur then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1])
+return 1`)
+
+func scriptGood(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	// ok: the script compares the token passed in ARGV[2]
+	return fencedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err()
+}
+
+func scriptBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	return rdb.Eval(ctx, "redis.call('SET', KEYS[1], ARGV[1]) return 1", []string{"data"}, v).Err() // want `the script compares no token passed in ARGV`
+}
+
+func redsyncBad(ctx context.Context, rs *redsync.Redsync, rdb *redis.Client) error {
+	m := rs.NewMutex("jobs")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return rdb.HSet(ctx, "jobs:state", "a", "done").Err() // want `under the redsync mutex is not fenced: it is unconditional; the redsync mutex gives no token to fence with`
+}
+
+func redislockBad(ctx context.Context, c *redislock.Client, rdb *redis.Client) error {
+	lock, err := c.Obtain(ctx, "report", time.Minute, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return rdb.Set(ctx, "report:latest", "x", 0).Err() // want `under the redislock lock is not fenced`
+}
+
+// Lease is an in-house lease with a token issued by a fenced counter.
+type Lease struct {
+	Key   string
+	Token int64
+}
