@@ -84,6 +84,25 @@ type Write struct {
 	Guard token.Pos
 	// Helper is set when the write happens inside a called function.
 	Helper string
+
+	// SQL is the constant SQL text of a SQL write (all statements given to
+	// the call); TokenOffsets are the byte offsets in it of placeholders
+	// bound to a token-derived value. The PostgreSQL proof uses them.
+	SQL          string
+	TokenOffsets []int
+	// Compares are the comparisons of a stored column with the token in
+	// the write's condition, normalised to "column Op token".
+	Compares []Compare
+	// Recorded are the columns or attributes the write stores the token in.
+	Recorded []string
+}
+
+// Compare is one comparison of stored state with the token.
+type Compare struct {
+	Column string
+	Op     string
+	Token  string // the token's origin, e.g. "lease.Token"
+	Weak   bool
 }
 
 // Internal records a function the engine gave up on after a panic.

@@ -54,8 +54,13 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 		argsOK = true
 	}
 	b := &binder{e: e, args: args, ok: argsOK}
-	ev := &eval{isWrite: true, store: "SQL", target: stmt.Table, unit: unit}
+	ev := &eval{isWrite: true, store: "SQL", target: stmt.Table, unit: unit, sql: query}
 	e.judgeSQL(ev, stmt, b)
+	for _, p := range stmt.Params {
+		if v := b.value(p); v != nil && e.originOf(v).isToken() {
+			ev.tokenOffsets = append(ev.tokenOffsets, p.Offset)
+		}
+	}
 	return ev
 }
 
@@ -249,6 +254,10 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 		}
 	}
 
+	for _, c := range compares {
+		ev.compares = append(ev.compares, Compare{Column: c.column, Op: c.op, Token: c.origin.desc, Weak: c.origin.weak})
+	}
+	ev.recorded = recorded
 	if len(compares) > 0 {
 		ev.verdict = WrongPredicate
 		allWeak := true

@@ -26,6 +26,11 @@ type eval struct {
 	lockingRead bool
 	guard       token.Pos
 	write       *Write
+
+	sql          string
+	tokenOffsets []int
+	compares     []Compare
+	recorded     []string
 }
 
 // checkWrites gives a verdict to every write inside a scope of f.
@@ -57,6 +62,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			w := &Write{
 				Pos: pos, End: pos, Call: e.callName(pos), Store: ev.store, Target: ev.target,
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
+				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
 			}
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
