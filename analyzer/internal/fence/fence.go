@@ -47,6 +47,16 @@ func run(pass *analysis.Pass) (res any, err error) {
 	e.analyze()
 	e.exportSummaries()
 	e.exportFacts()
+	model.Funcs = e.funcs
+	model.OriginOf = func(v ssa.Value) *Origin {
+		o := e.originOf(v)
+		if !o.isToken() {
+			return nil
+		}
+		return &Origin{Desc: o.desc, Pos: o.pos, Weak: o.weak, Why: o.why}
+	}
+	model.ScopeOf = e.scopeOf
+	model.CallAt = func(p token.Pos) *ast.CallExpr { return e.calls[p] }
 	sort.SliceStable(model.Writes, func(i, j int) bool { return model.Writes[i].Pos < model.Writes[j].Pos })
 	return model, nil
 }
@@ -94,9 +104,10 @@ type engine struct {
 	funcs []*ssa.Function
 
 	// AST lookups by position: SSA positions point into these nodes.
-	calls map[token.Pos]*ast.CallExpr // by Lparen
-	sels  map[token.Pos]*ast.SelectorExpr
-	decls map[*types.Func]*ast.FuncDecl
+	calls  map[token.Pos]*ast.CallExpr // by Lparen
+	sels   map[token.Pos]*ast.SelectorExpr
+	binops map[token.Pos]*ast.BinaryExpr // by OpPos
+	decls  map[*types.Func]*ast.FuncDecl
 
 	// local knowledge, later exported as facts
 	local       map[*types.Func]*FuncFact
@@ -127,6 +138,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		model:       model,
 		calls:       map[token.Pos]*ast.CallExpr{},
 		sels:        map[token.Pos]*ast.SelectorExpr{},
+		binops:      map[token.Pos]*ast.BinaryExpr{},
 		decls:       map[*types.Func]*ast.FuncDecl{},
 		local:       map[*types.Func]*FuncFact{},
 		tokenFields: map[*types.Var]bool{},
@@ -168,6 +180,8 @@ func (e *engine) buildSSA() (ok bool) {
 				e.calls[n.Lparen] = n
 			case *ast.SelectorExpr:
 				e.sels[n.Sel.Pos()] = n
+			case *ast.BinaryExpr:
+				e.binops[n.OpPos] = n
 			case *ast.FuncDecl:
 				if fn, ok := e.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
 					e.decls[fn] = n

@@ -18,6 +18,7 @@ type origin struct {
 	// param >= 0: the value derives from that parameter of a function
 	// that is not itself a scope; only summaries use such origins.
 	param int
+	pos   token.Pos // where the token value is produced
 }
 
 func (o *origin) isToken() bool { return o != nil && o.param < 0 }
@@ -69,7 +70,7 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok {
 			if f := e.calleeFact(calleeFunc(call.Common())); f != nil && f.Acquire && f.TokenResult == v.Index {
-				return &origin{desc: e.exprAt(call.Pos()), param: -1}
+				return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 			}
 		}
 		return next(v.Tuple)
@@ -156,7 +157,7 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 // origins, which summaries turn into "fenced by parameter i" facts.
 func (e *engine) paramOrigin(p *ssa.Parameter) *origin {
 	if desc, ok := e.tokenParams[p]; ok {
-		return &origin{desc: desc, param: -1}
+		return &origin{desc: desc, param: -1, pos: p.Pos()}
 	}
 	f := p.Parent()
 	if f == nil {
@@ -170,7 +171,7 @@ func (e *engine) paramOrigin(p *ssa.Parameter) *origin {
 			if i < 0 {
 				return nil
 			}
-			return &origin{desc: "parameter " + p.Name(), param: i}
+			return &origin{desc: "parameter " + p.Name(), param: i, pos: p.Pos()}
 		}
 	}
 	return nil
@@ -181,10 +182,10 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 	fn := calleeFunc(cc)
 	if fn != nil {
 		if t, ok := rules.TokenOfFunc(fn); ok {
-			return &origin{desc: e.exprAt(call.Pos()), weak: t.Weak, why: t.Why, param: -1}
+			return &origin{desc: e.exprAt(call.Pos()), weak: t.Weak, why: t.Why, param: -1, pos: e.exprPos(call.Pos())}
 		}
 		if f := e.calleeFact(fn); f != nil && f.Token {
-			return &origin{desc: e.exprAt(call.Pos()), param: -1}
+			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 		}
 		if _, isWrite := rules.WriteOf(fn); isWrite {
 			return nil // a write's result is not the token
@@ -220,13 +221,13 @@ func (e *engine) fieldOrigin(ptrOrStruct types.Type, index int, pos token.Pos) *
 	f := st.Field(index)
 	desc := e.selectorAt(pos, f.Name())
 	if t, ok := rules.TokenOfField(ptrOrStruct, f); ok {
-		return &origin{desc: desc, weak: t.Weak, why: t.Why, param: -1}
+		return &origin{desc: desc, weak: t.Weak, why: t.Why, param: -1, pos: e.selectorPos(pos)}
 	}
 	if info, ok := rules.LeaseOf(ptrOrStruct); ok && info.Token == f {
-		return &origin{desc: desc, param: -1}
+		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}
 	}
 	if e.isTokenField(f) {
-		return &origin{desc: desc, param: -1}
+		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}
 	}
 	return nil
 }
@@ -530,6 +531,22 @@ func (e *engine) selectorAt(pos token.Pos, field string) string {
 		return types.ExprString(s)
 	}
 	return field
+}
+
+// exprPos returns the start of the call expression whose '(' is at pos.
+func (e *engine) exprPos(pos token.Pos) token.Pos {
+	if c, ok := e.calls[pos]; ok {
+		return c.Pos()
+	}
+	return pos
+}
+
+// selectorPos returns the start of the selector whose Sel is at pos.
+func (e *engine) selectorPos(pos token.Pos) token.Pos {
+	if s, ok := e.sels[pos]; ok {
+		return s.Pos()
+	}
+	return pos
 }
 
 // callName renders the function part of a call: "tx.ExecContext".

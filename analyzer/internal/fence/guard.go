@@ -1,6 +1,7 @@
 package fence
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
@@ -13,10 +14,10 @@ import (
 // only runs under: a comparison with the token in application code, or
 // the client's own view of its lease. Such writes are appcheck's finding,
 // not unfencedwrite's: one diagnosis per root cause.
-func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) token.Pos {
+func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) (token.Pos, string, string) {
 	b := instr.Block()
 	if b == nil {
-		return token.NoPos
+		return token.NoPos, "", ""
 	}
 	for d := b.Idom(); d != nil; d = d.Idom() {
 		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
@@ -27,14 +28,44 @@ func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) token
 		if t == f2 {
 			continue
 		}
-		if pos, ok := e.isClientCheck(ifi.Cond, 0); ok {
+		if pos, kind, ok := e.isClientCheck(ifi.Cond, 0); ok {
 			if pos == token.NoPos {
 				pos = ifi.Cond.Pos()
 			}
-			return pos
+			return e.condStart(pos), e.condText(pos), kind
 		}
 	}
-	return token.NoPos
+	return token.NoPos, "", ""
+}
+
+// condStart and condText render the checked expression at pos: a call
+// (by its '('), a selector (by its Sel) or a binary expression (by its
+// operator).
+func (e *engine) condStart(pos token.Pos) token.Pos {
+	if n := e.nodeAt(pos); n != nil {
+		return n.Pos()
+	}
+	return pos
+}
+
+func (e *engine) condText(pos token.Pos) string {
+	if n := e.nodeAt(pos); n != nil {
+		return types.ExprString(n)
+	}
+	return "a check in Go"
+}
+
+func (e *engine) nodeAt(pos token.Pos) ast.Expr {
+	if c, ok := e.calls[pos]; ok {
+		return c
+	}
+	if s, ok := e.sels[pos]; ok {
+		return s
+	}
+	if b, ok := e.binops[pos]; ok {
+		return b
+	}
+	return nil
 }
 
 // ownershipFlags are bool fields that hold the client's belief it holds
@@ -45,9 +76,9 @@ var ownershipFlags = map[string]bool{
 	"haslock": true, "hold": true, "valid": true, "active": true,
 }
 
-func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, bool) {
+func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, string, bool) {
 	if depth > 6 || cond == nil {
-		return token.NoPos, false
+		return token.NoPos, "", false
 	}
 	switch c := cond.(type) {
 	case *ssa.UnOp:
@@ -56,62 +87,67 @@ func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, bool) {
 		}
 		if c.Op == token.MUL {
 			if fa, ok := c.X.(*ssa.FieldAddr); ok {
-				if st, ok := derefStruct(fa.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(fa.Field).Name())] {
-					return fa.Pos(), true
+				if st, ok := derefStruct(fa.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(fa.Field).Name())] && isBool(st.Field(fa.Field).Type()) {
+					return fa.Pos(), "flag", true
 				}
 			}
 		}
 	case *ssa.Field:
-		if st, ok := derefStruct(c.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(c.Field).Name())] {
-			return c.Pos(), true
+		if st, ok := derefStruct(c.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(c.Field).Name())] && isBool(st.Field(c.Field).Type()) {
+			return c.Pos(), "flag", true
 		}
 	case *ssa.BinOp:
 		if !isCompare(c.Op) {
-			return token.NoPos, false
+			return token.NoPos, "", false
 		}
 		for _, side := range []ssa.Value{c.X, c.Y} {
 			if o := e.originOf(side); o.isToken() {
-				return c.Pos(), true // the token compared in Go, not in the write
+				return c.Pos(), "token", true // the token compared in Go, not in the write
 			}
-			if pos, ok := e.isCheckCall(side); ok {
-				return pos, true
+			if pos, kind, ok := e.isCheckCall(side); ok {
+				return pos, kind, true
 			}
 		}
 	case *ssa.Call, *ssa.Extract:
 		return e.isCheckCall(c)
 	}
-	return token.NoPos, false
+	return token.NoPos, "", false
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
 
 // isCheckCall: lease.Valid(), lock.TTL(ctx), mutex.Until(),
 // time.Now().Before(exp), time.Until(exp), session.Ctx().Err().
-func (e *engine) isCheckCall(v ssa.Value) (token.Pos, bool) {
+func (e *engine) isCheckCall(v ssa.Value) (token.Pos, string, bool) {
 	v = stripValue(v)
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
 	}
 	call, ok := v.(*ssa.Call)
 	if !ok {
-		return token.NoPos, false
+		return token.NoPos, "", false
 	}
 	fn := calleeFunc(call.Common())
 	if fn == nil {
-		return token.NoPos, false
+		return token.NoPos, "", false
 	}
 	name := fn.Name()
 	sig := fn.Type().(*types.Signature)
 	switch {
 	case sig.Recv() != nil && rules.ClientCheckMethods[name]:
-		return call.Pos(), true
+		return call.Pos(), "lease", true
 	case fn.Pkg() != nil && fn.Pkg().Path() == "time" && (name == "Before" || name == "After" || name == "Until" || name == "Since" || name == "Compare"):
-		return call.Pos(), true
+		return call.Pos(), "clock", true
 	case name == "Err" && sig.Recv() != nil:
 		// session.Ctx().Err(): the session's own liveness.
 		if r, ok := stripValue(receiver(call.Common())).(*ssa.Call); ok {
 			if rf := calleeFunc(r.Common()); rf != nil && rf.Name() == "Ctx" && strings.Contains(rf.FullName(), "concurrency.Session") {
-				return call.Pos(), true
+				return call.Pos(), "session", true
 			}
 		}
 	}
-	return token.NoPos, false
+	return token.NoPos, "", false
 }

@@ -1,6 +1,11 @@
 package fence
 
-import "go/token"
+import (
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // Verdict is the engine's judgement of one write inside a lock scope.
 type Verdict int
@@ -80,8 +85,22 @@ type Write struct {
 	Verdict  Verdict
 	// Detail completes "is not fenced: ..." for Unfenced and RecordedOnly.
 	Detail string
-	// Guard is the Go-side check that AppChecked writes sit under.
-	Guard token.Pos
+	// Guard is the Go-side check that AppChecked writes sit under;
+	// GuardText renders it and GuardKind says what it checks: "token"
+	// (the token compared in Go, read-then-compare), "lease" (the
+	// client's view of its lease: Valid(), TTL, Until), "clock"
+	// (time.Now().Before(expiry)), "flag" (an in-memory ownership flag),
+	// "session" (an etcd session's liveness).
+	Guard     token.Pos
+	GuardText string
+	GuardKind string
+	// Literal is the expression holding the write's condition: the SQL
+	// argument, the ConditionExpression value. NoPos when unknown.
+	Literal, LiteralEnd token.Pos
+	// Instr and Func locate the write in SSA for analyzers that follow its
+	// result (silentreject).
+	Instr ssa.Instruction
+	Func  *ssa.Function
 	// Helper is set when the write happens inside a called function.
 	Helper string
 
@@ -99,10 +118,20 @@ type Write struct {
 
 // Compare is one comparison of stored state with the token.
 type Compare struct {
-	Column string
-	Op     string
-	Token  string // the token's origin, e.g. "lease.Token"
-	Weak   bool
+	Column   string
+	Op       string
+	Token    string    // the token's origin, e.g. "lease.Token"
+	TokenPos token.Pos // where that value is produced
+	Weak     bool
+	Why      string // why a weak token is weak
+}
+
+// Origin says where a token-derived value comes from.
+type Origin struct {
+	Desc string    // "lease.Token", "m.Header().Revision"
+	Pos  token.Pos // where the value is produced
+	Weak bool      // not strictly monotonic across grants
+	Why  string    // why it is weak
 }
 
 // Internal records a function the engine gave up on after a panic.
@@ -118,4 +147,14 @@ type Model struct {
 	Relevant bool
 	Writes   []*Write
 	Internal []Internal
+
+	// For analyzers that need more than the verdicts: the package's SSA
+	// functions, and the engine's own views of them. Nil when !Relevant.
+	Funcs []*ssa.Function
+	// OriginOf traces a value back to its fencing token (nil: no token).
+	OriginOf func(ssa.Value) *Origin
+	// ScopeOf returns the lock scope an instruction of fn runs in.
+	ScopeOf func(fn *ssa.Function, instr ssa.Instruction) *Scope
+	// CallAt returns the call expression whose '(' is at lparen.
+	CallAt func(lparen token.Pos) *ast.CallExpr
 }

@@ -255,7 +255,7 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 	}
 
 	for _, c := range compares {
-		ev.compares = append(ev.compares, Compare{Column: c.column, Op: c.op, Token: c.origin.desc, Weak: c.origin.weak})
+		ev.compares = append(ev.compares, Compare{Column: c.column, Op: c.op, Token: c.origin.desc, TokenPos: c.origin.pos, Weak: c.origin.weak, Why: c.origin.why})
 	}
 	ev.recorded = recorded
 	if len(compares) > 0 {

@@ -27,6 +27,9 @@ type eval struct {
 	guard       token.Pos
 	write       *Write
 
+	litArg       int // index of the argument holding the condition, -1 if none
+	guardText    string
+	guardKind    string
 	sql          string
 	tokenOffsets []int
 	compares     []Compare
@@ -54,18 +57,22 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				continue
 			}
 			if ev.verdict == Unfenced || ev.verdict == RecordedOnly {
-				if g := e.guardOf(f, instr, s); g != token.NoPos {
+				if g, text, kind := e.guardOf(f, instr, s); g != token.NoPos {
 					ev.verdict = AppChecked
-					ev.guard = g
+					ev.guard, ev.guardText, ev.guardKind = g, text, kind
 				}
 			}
 			w := &Write{
 				Pos: pos, End: pos, Call: e.callName(pos), Store: ev.store, Target: ev.target,
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
+				GuardText: ev.guardText, GuardKind: ev.guardKind, Instr: instr, Func: f,
 			}
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
+				if ev.litArg >= 0 && ev.litArg < len(c.Args) {
+					w.Literal, w.LiteralEnd = c.Args[ev.litArg].Pos(), c.Args[ev.litArg].End()
+				}
 			}
 			ev.write = w
 			e.model.Writes = append(e.model.Writes, w)
@@ -178,6 +185,13 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		}
 		ev := e.evalRule(cc, w)
 		ev.store = w.Store
+		ev.litArg = -1
+		switch w.Kind {
+		case rules.SQLWrite:
+			ev.litArg = w.QueryArg
+		case rules.DynamoWrite, rules.DynamoTransact, rules.S3Write:
+			ev.litArg = w.InputArg
+		}
 		if ev.isWrite && ev.verdict == Unfenced && s != nil && s.NoToken {
 			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
 		}
