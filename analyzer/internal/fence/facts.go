@@ -35,6 +35,10 @@ type FuncFact struct {
 	Directive bool
 	// Token: the function (a method) returns the fencing token.
 	Token bool
+	// TokenParams lists parameters that carry a fencing token (token-named,
+	// or bound to a fence in a write), so callers in other packages that
+	// pass a literal 0 or nil can be told (optionaltoken).
+	TokenParams []int
 }
 
 func (*FuncFact) AFact() {}
@@ -69,12 +73,15 @@ func (f *FuncFact) String() string {
 	if f.Token {
 		parts = append(parts, "token")
 	}
+	if len(f.TokenParams) > 0 {
+		parts = append(parts, fmt.Sprintf("tokenparams=%v", f.TokenParams))
+	}
 	return strings.Join(parts, " ")
 }
 
 // isZero reports whether the fact says nothing and need not be exported.
 func (f *FuncFact) isZero() bool {
-	return !f.Acquire && !f.Release && f.Callback < 0 && !f.Write && !f.Token
+	return !f.Acquire && !f.Release && f.Callback < 0 && !f.Write && !f.Token && len(f.TokenParams) == 0
 }
 
 func newFuncFact() *FuncFact { return &FuncFact{TokenResult: -1, Callback: -1, LeaseArg: -1} }

@@ -46,6 +46,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 	}
 	e.analyze()
 	e.exportSummaries()
+	e.tokenParamFacts()
 	e.exportFacts()
 	model.Funcs = e.funcs
 	model.OriginOf = func(v ssa.Value) *Origin {
