@@ -2,6 +2,7 @@
 package analyzer
 
 import (
+	"github.com/fencelint/fencelint/analyzer/appcheck"
 	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
@@ -10,6 +11,7 @@ import (
 // All is every fencelint analyzer with its documentation, in contract order.
 var All = []*lint.Analyzer{
 	unfencedwrite.Lint,
+	appcheck.Lint,
 }
 
 // Analyzers returns the bare analyzers for drivers that take

@@ -1,0 +1,111 @@
+package appcheck
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/fencelint/fencelint/analyzer/internal/directive"
+	"github.com/fencelint/fencelint/analyzer/internal/fence"
+	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/lint"
+)
+
+// Lint is the analyzer with its documentation.
+var Lint = lintutil.Init(&lint.Analyzer{
+	Analyzer: &analysis.Analyzer{
+		Name:     "appcheck",
+		Run:      run,
+		Requires: []*analysis.Analyzer{fence.Analyzer},
+	},
+	Doc: &lint.RawDocumentation{
+		Title: "report fence or lease checks done in Go instead of in the write",
+		Text: `A check in application code cannot protect a write: between the check and
+the write the holder can pause, lose its lease, and be overtaken by a newer
+holder, and the write then goes through anyway. Comparing the stored fence
+with the token in Go after reading it (read-then-write), or asking the
+client's own lease whether it is still valid (lease.Valid(), a TTL, an
+expiry compared with time.Now(), an ownership flag, an etcd session's
+liveness), only moves the race.
+
+appcheck reports, at the Go-side check, every such check that guards a
+write whose own condition carries no fence; the write is in Related. It is
+silent when the write is fenced, when nothing is written after the check,
+and inside a transaction that holds a row lock on the fence row (SELECT ...
+FOR UPDATE/SHARE), where the check is a correct fence.`,
+		Before: `
+if lease.Valid() {
+	db.ExecContext(ctx, "UPDATE accounts SET balance = $1 WHERE id = $2", bal, id)
+}`,
+		After: `
+res, err := db.ExecContext(ctx,
+	"UPDATE accounts SET balance = $1, fence = $3 WHERE id = $2 AND fence < $3",
+	bal, id, lease.Token)`,
+		Since:    "v0.1.0",
+		Severity: lint.SeverityWarning,
+		MergeIf:  lint.MergeIfAny,
+	},
+})
+
+// Analyzer is the bare analyzer for go vet, golangci-lint and analysistest.
+var Analyzer = Lint.Analyzer
+
+func run(pass *analysis.Pass) (any, error) {
+	model := pass.ResultOf[fence.Analyzer].(*fence.Model)
+	if !model.Relevant {
+		return nil, nil // fast path: nothing lock-related in reach
+	}
+	ig := directive.CollectIgnores(pass)
+	// One diagnosis per check: every write it guards goes in Related.
+	byGuard := map[any][]*fence.Write{}
+	var guards []*fence.Write
+	for _, w := range model.Writes {
+		if w.Verdict != fence.AppChecked {
+			continue
+		}
+		if _, seen := byGuard[w.Guard]; !seen {
+			guards = append(guards, w)
+		}
+		byGuard[w.Guard] = append(byGuard[w.Guard], w)
+	}
+	sort.SliceStable(guards, func(i, j int) bool { return guards[i].Guard < guards[j].Guard })
+	for _, g := range guards {
+		writes := byGuard[g.Guard]
+		var related []analysis.RelatedInformation
+		for _, w := range writes {
+			related = append(related, analysis.RelatedInformation{Pos: w.Pos, End: w.End, Message: "unfenced write " + w.Call})
+		}
+		related = append(related, analysis.RelatedInformation{Pos: g.Scope.Pos, Message: "lock scope opened here"})
+		ig.Report(pass, analysis.Diagnostic{
+			Pos:      g.Guard,
+			Category: g.GuardKind,
+			Message:  Message(g),
+			Related:  related,
+		})
+	}
+	ig.Finish(pass, lintutil.Names)
+	return nil, nil
+}
+
+// Message explains, in one sentence, why the check does not fence the write.
+func Message(w *fence.Write) string {
+	target := w.Store + " write via " + w.Call
+	if w.Target != "" {
+		target += " to " + w.Target
+	}
+	fix := "compare the fencing token in the write's own condition"
+	if w.Scope.Token != "" {
+		fix = "compare " + w.Scope.Token + " in the write's own condition"
+	}
+	switch w.GuardKind {
+	case "token":
+		return fmt.Sprintf("fence check %s is done in Go before the %s: a newer holder can write between this check and the write; %s", w.GuardText, target, fix)
+	case "clock":
+		return fmt.Sprintf("client-side expiry check %s guards the %s: a holder paused after the check writes anyway; %s", w.GuardText, target, fix)
+	case "flag":
+		return fmt.Sprintf("in-memory ownership flag %s guards the %s: it cannot know the lock was lost; %s", w.GuardText, target, fix)
+	case "session":
+		return fmt.Sprintf("session liveness check %s guards the %s: the session can expire right after it; %s", w.GuardText, target, fix)
+	}
+	return fmt.Sprintf("client-side lease check %s guards the %s: a paused holder passes it and writes anyway; %s", w.GuardText, target, fix)
+}
