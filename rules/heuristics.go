@@ -29,7 +29,7 @@ var expiryFieldNames = map[string]bool{
 var tokenParamNames = map[string]bool{
 	"token": true, "fence": true, "fencingtoken": true, "fencetoken": true,
 	"fencing_token": true, "fence_token": true, "epoch": true,
-	"generation": true, "revision": true,
+	"generation": true, "revision": true, "tok": true, "fencetok": true,
 }
 
 // LeaseInfo describes a lease-shaped struct type.
@@ -57,10 +57,10 @@ func LeaseOf(t types.Type) (LeaseInfo, bool) {
 	var expiry bool
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
-		if tokenFieldNames[f.Name()] && IsIntegerLike(f.Type()) {
+		if IsTokenFieldName(f.Name()) && IsIntegerLike(f.Type()) {
 			return LeaseInfo{Named: n, Token: f}, true
 		}
-		if expiryFieldNames[f.Name()] {
+		if expiryFieldNames[exportedName(f.Name())] {
 			expiry = true
 		}
 	}
@@ -84,8 +84,26 @@ func IsTokenParamName(name string) bool {
 	return tokenParamNames[strings.ToLower(name)]
 }
 
-// IsTokenFieldName reports whether a struct field name says it is a token.
-func IsTokenFieldName(name string) bool { return tokenFieldNames[name] }
+// IsTokenFieldName reports whether a struct field (or method) name says it
+// is a token; unexported spellings (token, fencingToken) count too.
+func IsTokenFieldName(name string) bool { return tokenFieldNames[exportedName(name)] }
+
+// IsTokenTypeName reports whether a named integer type's name says it is a
+// fencing token (type FencingToken int64).
+func IsTokenTypeName(name string) bool {
+	switch exportedName(name) {
+	case "Token", "FencingToken", "FenceToken", "Fence", "Epoch", "Generation", "Sequencer":
+		return true
+	}
+	return false
+}
+
+func exportedName(name string) string {
+	if name == "" {
+		return name
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
 
 // IsIntegerLike reports whether t is an integer, a pointer to one, or a
 // named integer type: the shapes a fencing token takes in Go.

@@ -132,7 +132,7 @@ type Lib struct {
 // Libs is every library fencelint knows, one per file of this package.
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper,
-	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Pgx, &DynamoDB, &S3,
+	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &DynamoDB, &S3,
 	&UUID, &CryptoRand, &MathRand, &Time,
 }
 
@@ -209,7 +209,7 @@ var libraryModules = []string{
 	"github.com/go-zookeeper/zk", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
-	"github.com/google/uuid",
+	"github.com/google/uuid", "github.com/jmoiron/sqlx",
 }
 
 // IsLibraryPackage reports whether path belongs to a library rules/ knows.

@@ -81,12 +81,15 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 		if load, ok := v.X.(*ssa.UnOp); ok && load.Op == token.MUL {
 			return first(e.storedInto(load.X, v.Field)...)
 		}
-		return nil
+		return e.paramCarrier(v.X)
 	case *ssa.FieldAddr:
 		if o := e.fieldOrigin(v.X.Type(), v.Field, v.Pos()); o != nil {
 			return o
 		}
-		return first(storesTo(v)...)
+		if o := first(storesTo(v)...); o != nil {
+			return o
+		}
+		return e.paramCarrier(v.X)
 	case *ssa.UnOp:
 		switch v.Op {
 		case token.MUL:
@@ -95,7 +98,10 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 				if o := e.fieldOrigin(x.X.Type(), x.Field, x.Pos()); o != nil {
 					return o
 				}
-				return first(e.storedInto(x.X, x.Field)...)
+				if o := first(e.storedInto(x.X, x.Field)...); o != nil {
+					return o
+				}
+				return e.paramCarrier(x.X)
 			case *ssa.Alloc, *ssa.IndexAddr:
 				return next(x)
 			case *ssa.FreeVar, *ssa.Parameter:
@@ -153,6 +159,39 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 	return nil
 }
 
+// paramCarrier: a field read from a parameter of a helper (req.Fence) is
+// fenced by whatever the caller put in that parameter: a parameter origin,
+// which summaries export as FencedBy. Token origins are never invented here.
+func (e *engine) paramCarrier(base ssa.Value) *origin {
+	if load, ok := base.(*ssa.UnOp); ok && load.Op == token.MUL {
+		base = load.X
+	}
+	p, ok := base.(*ssa.Parameter)
+	if !ok {
+		return nil
+	}
+	if _, tok := e.tokenParams[p]; tok {
+		return nil // a token parameter's fields are not the token
+	}
+	if o := e.paramOrigin(p); o != nil && o.param >= 0 {
+		return o
+	}
+	return nil
+}
+
+// isLeaseTokenMethod: lease.Token(), lease.FencingToken() on a
+// lease-shaped type, returning an integer.
+func isLeaseTokenMethod(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || sig.Results().Len() == 0 || !rules.IsTokenFieldName(fn.Name()) {
+		return false
+	}
+	if _, ok := rules.LeaseOf(sig.Recv().Type()); !ok {
+		return false
+	}
+	return rules.IsIntegerLike(sig.Results().At(0).Type())
+}
+
 // paramOrigin: token parameters are tokens; other parameters are param
 // origins, which summaries turn into "fenced by parameter i" facts.
 func (e *engine) paramOrigin(p *ssa.Parameter) *origin {
@@ -185,6 +224,9 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 			return &origin{desc: e.exprAt(call.Pos()), weak: t.Weak, why: t.Why, param: -1, pos: e.exprPos(call.Pos())}
 		}
 		if f := e.calleeFact(fn); f != nil && f.Token {
+			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
+		}
+		if isLeaseTokenMethod(fn) {
 			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 		}
 		if _, isWrite := rules.WriteOf(fn); isWrite {

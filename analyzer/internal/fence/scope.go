@@ -88,12 +88,21 @@ func (e *engine) signatureScope(f *ssa.Function) {
 		}
 	}
 	for _, p := range f.Params[first:] {
-		if rules.IsTokenParamName(p.Name()) && rules.IsIntegerLike(p.Type()) {
+		if (rules.IsTokenParamName(p.Name()) && rules.IsIntegerLike(p.Type())) || isTokenType(p.Type()) {
 			e.tokenParams[p] = p.Name()
 			e.bodyScope[f] = &Scope{Kind: ScopeTokenParam, Pos: p.Pos(), Lock: "token parameter " + p.Name(), Token: p.Name()}
 			return
 		}
 	}
+}
+
+// isTokenType: a named integer type whose name says it is a fencing token.
+func isTokenType(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && rules.IsIntegerLike(n) && rules.IsTokenTypeName(n.Obj().Name())
 }
 
 func (e *engine) structHasTokenField(t types.Type) bool {
@@ -254,8 +263,8 @@ func (e *engine) withLockCall(f *ssa.Function, cc *ssa.CallCommon, pos token.Pos
 		return
 	}
 	fn := funcOf(ps[ff.Callback])
-	if fn == nil || e.bodyScope[fn] != nil {
-		return
+	if fn == nil || (e.bodyScope[fn] != nil && e.bodyScope[fn].Kind != ScopeTokenParam) {
+		return // a lease parameter already says it all; a token name says less than the helper
 	}
 	s := &Scope{Kind: ScopeCallback, Pos: pos, Lock: "lock held by " + e.callName(pos)}
 	if ff.LeaseArg >= 0 && ff.LeaseArg < len(fn.Params) {

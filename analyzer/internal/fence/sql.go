@@ -44,8 +44,12 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 	}
 	var args []ssa.Value
 	argsOK := false
+	variadic := false
+	if fn := calleeFunc(cc); fn != nil {
+		variadic = fn.Type().(*types.Signature).Variadic()
+	}
 	if w.ArgsFrom < len(ps) {
-		if w.ArgsFrom == len(ps)-1 {
+		if variadic && w.ArgsFrom == len(ps)-1 {
 			args, argsOK = unpackVariadic(ps[w.ArgsFrom])
 		} else {
 			args, argsOK = ps[w.ArgsFrom:], true
@@ -357,5 +361,3 @@ func validDirection(op string) bool {
 	}
 	return false
 }
-
-var _ = types.Typ
