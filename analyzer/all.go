@@ -3,6 +3,7 @@ package analyzer
 
 import (
 	"github.com/fencelint/fencelint/analyzer/appcheck"
+	"github.com/fencelint/fencelint/analyzer/optionaltoken"
 	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
@@ -11,6 +12,7 @@ import (
 // All is every fencelint analyzer with its documentation, in contract order.
 var All = []*lint.Analyzer{
 	unfencedwrite.Lint,
+	optionaltoken.Lint,
 	appcheck.Lint,
 }
 

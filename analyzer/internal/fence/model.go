@@ -3,6 +3,7 @@ package fence
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -157,4 +158,8 @@ type Model struct {
 	ScopeOf func(fn *ssa.Function, instr ssa.Instruction) *Scope
 	// CallAt returns the call expression whose '(' is at lparen.
 	CallAt func(lparen token.Pos) *ast.CallExpr
+	// FactOf returns what the engine knows of a function declared or
+	// called in this package: local inference and directives, or imported
+	// facts. Analyzers declare no fact types, so they read facts here.
+	FactOf func(*types.Func) *FuncFact
 }

@@ -3,18 +3,18 @@ package fence
 import (
 	"go/ast"
 	"go/types"
-	"runtime"
 	"slices"
-	"sync"
-	"weak"
 
+	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
 // tokenParamFacts records, in FuncFact.TokenParams, the parameters of this
 // package's functions that carry a fencing token, for optionaltoken's
-// cross-package call-site check: token-named parameters of a token shape,
+// cross-package call-site check. Only functions that write get them:
+// token-named parameters of a token shape,
 // parameters of a lease's named token type, and parameters that fence the
 // function's writes (FencedBy). It then publishes the package's function
 // facts (local, and imported ones of the functions called here) for
@@ -31,6 +31,9 @@ func (e *engine) tokenParamFacts() {
 			fn, _ := e.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 			if fn == nil {
 				continue
+			}
+			if !e.writes(fn) {
+				continue // a read's revision 0 means "latest", not "unfenced"
 			}
 			var tp []int
 			if f := e.local[fn]; f != nil {
@@ -54,6 +57,68 @@ func (e *engine) tokenParamFacts() {
 		}
 	}
 	e.publish()
+}
+
+// writes reports whether fn writes shared storage, directly or through
+// helpers. Summaries of functions that are scopes on their own token or
+// lease parameter are not kept in e.local and count any SQL call as a
+// write, so their calls are walked here, reading constant SQL.
+func (e *engine) writes(fn *types.Func) bool {
+	if f := e.local[fn]; f != nil && f.Write {
+		return true
+	}
+	sf := e.prog.FuncValue(fn)
+	if sf == nil {
+		return false
+	}
+	if tooBig(sf) {
+		return false
+	}
+	found := false
+	e.forEachCall(sf, func(_ ssa.Instruction, cc *ssa.CallCommon) {
+		if found {
+			return
+		}
+		callee := calleeFunc(cc)
+		if callee == nil {
+			return
+		}
+		if w, ok := rules.WriteOf(callee); ok {
+			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
+			ps := params(cc)
+			if w.Kind == rules.SQLWrite && w.QueryArg >= 0 && w.QueryArg < len(ps) {
+				if q, ok := constString(ps[w.QueryArg]); ok && !isWriteSQL(q) {
+					return
+				}
+			}
+			found = true
+			return
+		}
+		if ff := e.calleeFact(callee); ff != nil && ff.Write {
+			found = true
+			return
+		}
+		if g, ok := cc.Value.(*ssa.Function); ok {
+			if s := e.summaries[g]; s != nil && s.Write {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// isWriteSQL: some statement of q writes (or q cannot be read: assume so).
+func isWriteSQL(q string) bool {
+	stmts, err := sqlcond.Parse(q)
+	if err != nil || len(stmts) == 0 {
+		return true
+	}
+	for _, s := range stmts {
+		if s.Verb.IsWrite() {
+			return true
+		}
+	}
+	return false
 }
 
 // isScalarTokenParam: a FencedBy parameter that a caller can pass a literal
@@ -116,10 +181,6 @@ func tokenElem(t types.Type) types.Type {
 	return types.Unalias(t)
 }
 
-// views maps a package's *Model to the facts of the functions it declares
-// or calls. Entries go when the model is collected.
-var views sync.Map // weak.Pointer[Model] -> map[*types.Func]*FuncFact
-
 func (e *engine) publish() {
 	facts := make(map[*types.Func]*FuncFact, len(e.local))
 	for fn, f := range e.local {
@@ -138,9 +199,12 @@ func (e *engine) publish() {
 			facts[fn] = f
 		}
 	}
-	wp := weak.Make(e.model)
-	views.Store(wp, facts)
-	runtime.AddCleanup(e.model, func(wp weak.Pointer[Model]) { views.Delete(wp) }, wp)
+	e.model.FactOf = func(fn *types.Func) *FuncFact {
+		if fn == nil {
+			return nil
+		}
+		return facts[fn.Origin()]
+	}
 }
 
 // FactOf returns what the engine knows of fn for the package m was built
@@ -148,12 +212,8 @@ func (e *engine) publish() {
 // imported facts for functions of other packages that it calls. Nil when
 // nothing is known.
 func FactOf(m *Model, fn *types.Func) *FuncFact {
-	if m == nil || fn == nil {
+	if m == nil || m.FactOf == nil {
 		return nil
 	}
-	v, ok := views.Load(weak.Make(m))
-	if !ok {
-		return nil
-	}
-	return v.(map[*types.Func]*FuncFact)[fn.Origin()]
+	return m.FactOf(fn)
 }

@@ -485,6 +485,9 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 					ff.FencedBy = appendUnique(ff.FencedBy, i)
 				}
 			}
+			if fn, ok := f.Object().(*types.Func); ok {
+				e.local[fn] = ff // exported: callers in other packages learn the fence parameter
+			}
 		}
 		e.summaries[f] = ff
 		return ff
@@ -560,7 +563,14 @@ func (e *engine) writesAnywhere(f *ssa.Function) bool {
 		if fn == nil {
 			return
 		}
-		if _, ok := rules.WriteOf(fn); ok {
+		if w, ok := rules.WriteOf(fn); ok {
+			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
+			ps := params(cc)
+			if (w.Kind == rules.SQLWrite) && w.QueryArg >= 0 && w.QueryArg < len(ps) {
+				if q, ok := constString(ps[w.QueryArg]); ok && !isWriteSQL(q) {
+					return
+				}
+			}
 			found = true
 			return
 		}

@@ -1,0 +1,82 @@
+// Package branches exercises writes that skip the fence when the token is
+// zero.
+package branches
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/hashicorp/consul/api"
+)
+
+// Lease is lease-shaped.
+type Lease struct {
+	Resource string
+	Token    int64
+}
+
+func saveBad(ctx context.Context, db *sql.DB, id string, tok int64) error {
+	var err error
+	if tok == 0 { // want `when tok is zero the write falls back to an unfenced db.ExecContext: reject a zero token instead of skipping the fence`
+		_, err = db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id)
+	} else {
+		_, err = db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, tok)
+	}
+	return err
+}
+
+// ok: a zero token is rejected
+func saveGood(ctx context.Context, db *sql.DB, id string, tok int64) error {
+	if tok == 0 {
+		return sql.ErrNoRows
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, tok)
+	return err
+}
+
+func leaseBad(ctx context.Context, db *sql.DB, l *Lease, id string) error {
+	if l.Token <= 0 { // want `when l.Token is zero the write falls back to an unfenced db.ExecContext`
+		_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1", id)
+		return err
+	}
+	_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1 AND fence <= $2", id, l.Token)
+	return err
+}
+
+// ok: a zero token creates the row with INSERT, which fails on a duplicate
+func createGood(ctx context.Context, db *sql.DB, l *Lease, id string) error {
+	if l.Token == 0 {
+		_, err := db.ExecContext(ctx, "INSERT INTO docs (id, fence) VALUES ($1, 0)", id)
+		return err
+	}
+	_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1 AND fence <= $2", id, l.Token)
+	return err
+}
+
+// put drops from CAS to a blind write when its index is 0.
+func put(kv *api.KV, key string, value []byte, index uint64) error {
+	var err error
+	if index != 0 { // want `when index is zero the write falls back to an unfenced kv.Put`
+		_, _, err = kv.CAS(&api.KVPair{Key: key, Value: value, ModifyIndex: index}, nil)
+	} else {
+		_, err = kv.Put(&api.KVPair{Key: key, Value: value}, nil)
+	}
+	return err
+}
+
+// ok: CAS with index 0 is consul's create-if-absent, not a blind write
+func putGood(kv *api.KV, key string, value []byte, index uint64) error {
+	_, _, err := kv.CAS(&api.KVPair{Key: key, Value: value, ModifyIndex: index}, nil)
+	return err
+}
+
+// ok: a zero count short-circuits, no write in the zero branch is blind
+// and the other branch does not use the count as a fence
+func countGood(ctx context.Context, db *sql.DB, id string, n int) error {
+	if n == 0 {
+		_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1", id)
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET n = n + 1 WHERE id = $1", id)
+	return err
+}
