@@ -3,8 +3,11 @@ package analyzer
 
 import (
 	"github.com/fencelint/fencelint/analyzer/appcheck"
+	"github.com/fencelint/fencelint/analyzer/fencepredicate"
 	"github.com/fencelint/fencelint/analyzer/optionaltoken"
+	"github.com/fencelint/fencelint/analyzer/silentreject"
 	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
+	"github.com/fencelint/fencelint/analyzer/weaktoken"
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 )
@@ -14,6 +17,9 @@ var All = []*lint.Analyzer{
 	unfencedwrite.Lint,
 	optionaltoken.Lint,
 	appcheck.Lint,
+	weaktoken.Lint,
+	fencepredicate.Lint,
+	silentreject.Lint,
 }
 
 // Analyzers returns the bare analyzers for drivers that take

@@ -19,7 +19,7 @@ var Lint = lintutil.Init(&lint.Analyzer{
 		Requires: []*analysis.Analyzer{fence.Analyzer},
 	},
 	Doc: &lint.RawDocumentation{
-		Title: "report fence or lease checks done in Go instead of in the write",
+		Title: "report fence or lease checks done in Go, not in the write",
 		Text: `A check in application code cannot protect a write: between the check and
 the write the holder can pause, lose its lease, and be overtaken by a newer
 holder, and the write then goes through anyway. Comparing the stored fence

@@ -19,7 +19,7 @@ var Lint = lintutil.Init(&lint.Analyzer{
 		Requires: []*analysis.Analyzer{fence.Analyzer},
 	},
 	Doc: &lint.RawDocumentation{
-		Title: "report writes under a distributed lock that carry no fencing token",
+		Title: "report writes under a lock that carry no fencing token",
 		Text: `A lease says "you hold this lock for 30 s"; it cannot say "you will still
 be running in 30 s". A holder that pauses past its lease wakes up, still
 believes it holds the lock, and overwrites the newer holder's write. The fix

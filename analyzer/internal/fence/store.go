@@ -180,8 +180,12 @@ func (e *engine) evalDynamoTransact(cc *ssa.CallCommon, w *rules.Write) *eval {
 			case Fenced:
 				ev.verdict = Fenced
 				return ev
-			case WrongPredicate, WeakToken:
+			case WrongPredicate:
 				result = WrongPredicate
+			case WeakToken:
+				if result != WrongPredicate {
+					result = WeakToken
+				}
 			case Unknown:
 				if result == Unfenced {
 					result = Unknown

@@ -1,0 +1,552 @@
+package silentreject
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/analyzer/internal/directive"
+	"github.com/fencelint/fencelint/analyzer/internal/fence"
+	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
+	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+	"honnef.co/go/tools/analysis/lint"
+)
+
+// Lint is the analyzer with its documentation.
+var Lint = lintutil.Init(&lint.Analyzer{
+	Analyzer: &analysis.Analyzer{
+		Name:     "silentreject",
+		Run:      run,
+		Requires: []*analysis.Analyzer{fence.Analyzer},
+	},
+	Doc: &lint.RawDocumentation{
+		Title: "report fenced writes whose rejection is never observed",
+		Text: `A fence rejects a stale holder's write without an error: the UPDATE
+matches zero rows, the RETURNING query returns no row, etcd's Txn reports
+Succeeded == false. The runbook's rule is "zero rows returned = a newer
+holder has already written. Abort, do not retry." A caller that does not
+look at the outcome carries on as if it had written.
+
+silentreject reports, at the write call, fenced writes (the engine found a
+token in their condition) whose rejection is never observed:
+
+- "discarded": the result of a database/sql or pgx Exec, the error of a
+  QueryRow(...).Scan, of a DynamoDB or S3 conditional write, or an etcd
+  TxnResponse is thrown away;
+- "unchecked": RowsAffected is never called or its value never compared;
+  sql.ErrNoRows / pgx.ErrNoRows of a fenced UPDATE ... RETURNING leads to
+  a successful return; a DynamoDB or S3 error is only logged; etcd's
+  TxnResponse.Succeeded is never read;
+- "retried": a loop re-issues the write after the fence rejected it.
+
+Results that escape (returned, passed to another function, stored) are
+assumed handled. Retries on transient errors that stop on a rejection, and
+release paths, are not reported.`,
+		Before: `
+db.ExecContext(ctx, "UPDATE t SET v = $1, fence = $2 WHERE id = $3 AND fence < $2", v, tok, id)`,
+		After: `
+res, err := db.ExecContext(ctx, "UPDATE t SET v = $1, fence = $2 WHERE id = $3 AND fence < $2", v, tok, id)
+if err != nil {
+	return err
+}
+if n, err := res.RowsAffected(); err != nil || n == 0 {
+	return ErrSuperseded // a newer holder has written: abort, do not retry
+}`,
+		Since:    "v0.1.0",
+		Severity: lint.SeverityWarning,
+		MergeIf:  lint.MergeIfAny,
+	},
+})
+
+// Analyzer is the bare analyzer for go vet, golangci-lint and analysistest.
+var Analyzer = Lint.Analyzer
+
+type checker struct {
+	pass *analysis.Pass
+	ig   *directive.Ignores
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	model := pass.ResultOf[fence.Analyzer].(*fence.Model)
+	if !model.Relevant {
+		return nil, nil // fast path: nothing lock-related in reach
+	}
+	c := &checker{pass: pass, ig: directive.CollectIgnores(pass)}
+	for _, w := range model.Writes {
+		switch w.Verdict {
+		case fence.Fenced, fence.WrongPredicate, fence.WeakToken:
+		default:
+			continue
+		}
+		call, ok := w.Instr.(*ssa.Call) // go and defer discard by construction; not judged
+		if !ok || w.Helper != "" {
+			continue
+		}
+		c.check(w, call)
+	}
+	c.ig.Finish(pass, lintutil.Names)
+	return nil, nil
+}
+
+func (c *checker) report(w *fence.Write, category, msg string) {
+	c.ig.Report(c.pass, analysis.Diagnostic{Pos: w.Pos, End: w.End, Category: category, Message: msg})
+}
+
+func (c *checker) check(w *fence.Write, call *ssa.Call) {
+	fn := callee(call.Common())
+	if fn == nil {
+		return
+	}
+	name := fn.Name()
+	switch w.Store {
+	case "SQL":
+		if len(w.Compares) == 0 {
+			return // fenced by its transaction, not by its own condition: nothing to reject it
+		}
+		switch {
+		case strings.HasPrefix(name, "Exec"):
+			c.checkExec(w, call)
+		case strings.HasPrefix(name, "QueryRow"):
+			c.checkQueryRow(w, call)
+		}
+	case "DynamoDB":
+		c.checkErrOnly(w, call)
+	case "S3":
+		if hasPrecondition(call) {
+			c.checkErrOnly(w, call) // a token-keyed object without a precondition is never rejected
+		}
+	case "etcd":
+		if name == "Commit" {
+			c.checkTxn(w, call)
+		}
+	}
+}
+
+// ---- SQL Exec ----
+
+func (c *checker) checkExec(w *fence.Write, call *ssa.Call) {
+	res := extract(call, 0)
+	if res == nil {
+		c.report(w, "discarded", fmt.Sprintf("the result of fenced write via %s is discarded: a write the fence rejected (0 rows) looks like success; check RowsAffected() and abort when it is 0", w.Call))
+		return
+	}
+	st := c.followRows(res)
+	switch {
+	case st.escapes:
+		return
+	case st.zeroBranch != nil:
+		if c.retries(w, st.zeroBranch) {
+			c.report(w, "retried", fmt.Sprintf("fenced write via %s is re-issued after the fence rejected it (0 rows): a newer holder has written; abort, do not retry", w.Call))
+		}
+		return
+	case st.compared:
+		return
+	}
+	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never compares RowsAffected(): a write the fence rejected (0 rows) looks like success; abort when it is 0", w.Call))
+}
+
+type rowsState struct {
+	escapes  bool
+	compared bool
+	// zeroBranch is the block entered when the row count is zero.
+	zeroBranch *ssa.BasicBlock
+}
+
+// followRows follows a sql.Result / pgconn.CommandTag to RowsAffected and
+// its comparison.
+func (c *checker) followRows(res ssa.Value) rowsState {
+	var st rowsState
+	for _, u := range flowUses(res, 0) {
+		switch u := u.(type) {
+		case *ssa.Call:
+			cc := u.Common()
+			fn := callee(cc)
+			if fn == nil {
+				st.escapes = true
+				continue
+			}
+			recv := receiverOf(cc)
+			if !isSame(recv, res) {
+				st.escapes = true // passed to another function
+				continue
+			}
+			switch fn.Name() {
+			case "RowsAffected":
+				var n ssa.Value = u
+				if _, ok := u.Type().(*types.Tuple); ok {
+					n = extract(u, 0)
+				}
+				if n == nil {
+					continue
+				}
+				c.followCount(n, &st)
+			case "String":
+				st.escapes = true // "UPDATE 0" read as text
+			}
+		case *ssa.Return, *ssa.Store, *ssa.Send, *ssa.MapUpdate:
+			st.escapes = true
+		}
+	}
+	return st
+}
+
+func (c *checker) followCount(n ssa.Value, st *rowsState) {
+	for _, u := range flowUses(n, 0) {
+		switch u := u.(type) {
+		case *ssa.BinOp:
+			if !isCompare(u.Op) {
+				st.escapes = true // arithmetic: give up
+				continue
+			}
+			st.compared = true
+			if b := zeroSuccessor(u, n); b != nil {
+				st.zeroBranch = b
+			}
+		case *ssa.Call:
+			if isLogCall(u.Common()) {
+				continue
+			}
+			st.escapes = true
+		case *ssa.Return, *ssa.Store, *ssa.Send, *ssa.MapUpdate:
+			st.escapes = true
+		}
+	}
+}
+
+// zeroSuccessor returns the block taken when the count is 0, for
+// `n == 0`, `n != 0`, `n < 1`, `n > 0`, `n >= 1`, `0 == n` ... used by an If.
+func zeroSuccessor(b *ssa.BinOp, n ssa.Value) *ssa.BasicBlock {
+	var k int64
+	op := b.Op
+	switch {
+	case isSame(b.X, n):
+		v, ok := intConst(b.Y)
+		if !ok {
+			return nil
+		}
+		k = v
+	case isSame(b.Y, n):
+		v, ok := intConst(b.X)
+		if !ok {
+			return nil
+		}
+		k = v
+		op = mirror(op)
+	default:
+		return nil
+	}
+	var zeroTrue bool
+	switch op {
+	case token.EQL:
+		zeroTrue = k == 0
+	case token.NEQ:
+		zeroTrue = k != 0
+	case token.LSS:
+		zeroTrue = 0 < k
+	case token.LEQ:
+		zeroTrue = 0 <= k
+	case token.GTR:
+		zeroTrue = 0 > k
+	case token.GEQ:
+		zeroTrue = 0 >= k
+	}
+	for _, r := range *b.Referrers() {
+		if iff, ok := r.(*ssa.If); ok && iff.Cond == b {
+			succ := iff.Block().Succs
+			if len(succ) != 2 {
+				return nil
+			}
+			if zeroTrue {
+				return succ[0]
+			}
+			return succ[1]
+		}
+	}
+	return nil
+}
+
+func mirror(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// retries: from the block entered on rejection, control reaches the write
+// again without leaving the function, through a loop that is not a range
+// over a collection (that writes another item, not the same one again).
+func (c *checker) retries(w *fence.Write, from *ssa.BasicBlock) bool {
+	target := w.Instr.Block()
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if strings.HasPrefix(b.Comment, "range") {
+			continue // iterating over items, not retrying
+		}
+		if b == target {
+			return true
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// ---- SQL QueryRow ... RETURNING ----
+
+func (c *checker) checkQueryRow(w *fence.Write, call *ssa.Call) {
+	if !returning(w.SQL) {
+		return
+	}
+	var scanErr ssa.Value
+	for _, u := range flowUses(call, 0) {
+		cu, ok := u.(*ssa.Call)
+		if !ok {
+			return // the row escapes
+		}
+		fn := callee(cu.Common())
+		if fn == nil || fn.Name() != "Scan" || !isSame(receiverOf(cu.Common()), call) {
+			return
+		}
+		scanErr = cu
+	}
+	if scanErr == nil {
+		return // no Scan: the row is not read here
+	}
+	c.checkErr(w, scanErr, "sql")
+}
+
+func returning(sql string) bool {
+	stmts, err := sqlcond.Parse(sql)
+	if err != nil {
+		return false
+	}
+	for _, s := range stmts {
+		if s.Verb.IsWrite() && len(s.Returning) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- errors of DynamoDB, S3 and Scan ----
+
+func (c *checker) checkErrOnly(w *fence.Write, call *ssa.Call) {
+	tup, ok := call.Type().(*types.Tuple)
+	if !ok || tup.Len() < 2 {
+		return
+	}
+	err := extract(call, tup.Len()-1)
+	if err == nil {
+		c.report(w, "discarded", fmt.Sprintf("the error of fenced write via %s is discarded: a failed condition (%s) is how the fence rejects a stale holder; return it or tell it apart with errors.As", w.Call, rejection(w.Store)))
+		return
+	}
+	c.checkErr(w, err, w.Store)
+}
+
+func rejection(store string) string {
+	switch store {
+	case "DynamoDB":
+		return "ConditionalCheckFailedException"
+	case "S3":
+		return "PreconditionFailed"
+	}
+	return "sql.ErrNoRows"
+}
+
+// checkErr judges the uses of a write's error value.
+func (c *checker) checkErr(w *fence.Write, err ssa.Value, store string) {
+	uses := flowUses(err, 0)
+	if len(uses) == 0 {
+		c.report(w, "discarded", fmt.Sprintf("the error of fenced write via %s is discarded: %s is how the fence rejects a stale holder; return it or abort on it", w.Call, rejection(store)))
+		return
+	}
+	logged := false
+	for _, u := range uses {
+		switch u := u.(type) {
+		case *ssa.BinOp:
+			if !isCompare(u.Op) {
+				return
+			}
+			if isNoRows(u.X) || isNoRows(u.Y) {
+				if b := trueBranch(u); b != nil && store == "sql" && returnsSuccess(b) {
+					c.reportNoRows(w)
+				}
+				return // told apart
+			}
+			// err != nil: a nil check alone tells nothing apart
+		case *ssa.Call:
+			cc := u.Common()
+			if isLogCall(cc) {
+				logged = true
+				continue
+			}
+			if fn := callee(cc); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(cc.Args) == 2 && isNoRows(cc.Args[1]) {
+				if b := trueBranch(u); b != nil && store == "sql" && returnsSuccess(b) {
+					c.reportNoRows(w)
+				}
+				return
+			}
+			return // errors.As, wrapping, any other function: handled
+		default:
+			return // returned, stored, sent, type-switched: handled
+		}
+	}
+	if !logged {
+		return // only compared with nil: the branch decides; not judged
+	}
+	c.report(w, "unchecked", fmt.Sprintf("the error of fenced write via %s is only logged: %s means a newer holder has written; abort instead of carrying on", w.Call, rejection(store)))
+}
+
+func (c *checker) reportNoRows(w *fence.Write) {
+	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s treats ErrNoRows as success: no row returned means a newer holder has already written; abort, do not carry on", w.Call))
+}
+
+// isNoRows: a load of database/sql.ErrNoRows or pgx.ErrNoRows.
+func isNoRows(v ssa.Value) bool {
+	v = strip(v)
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Name() != "ErrNoRows" || g.Pkg == nil {
+		return false
+	}
+	p := g.Pkg.Pkg.Path()
+	return p == "database/sql" || strings.HasPrefix(p, "github.com/jackc/pgx")
+}
+
+// trueBranch returns the block an If on v enters when v is true.
+func trueBranch(v ssa.Value) *ssa.BasicBlock {
+	refs := v.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		if iff, ok := r.(*ssa.If); ok && len(iff.Block().Succs) == 2 {
+			return iff.Block().Succs[0]
+		}
+		if u, ok := r.(*ssa.UnOp); ok && u.Op == token.NOT {
+			for _, r2 := range *u.Referrers() {
+				if iff, ok := r2.(*ssa.If); ok && len(iff.Block().Succs) == 2 {
+					return iff.Block().Succs[1]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// returnsSuccess: the block goes straight (through plain jumps) to a
+// return whose error results are all nil.
+func returnsSuccess(b *ssa.BasicBlock) bool {
+	for range 8 {
+		if len(b.Instrs) == 0 {
+			return false
+		}
+		switch last := b.Instrs[len(b.Instrs)-1].(type) {
+		case *ssa.Return:
+			sawErr := false
+			for _, r := range last.Results {
+				if types.Identical(r.Type(), errorType) {
+					sawErr = true
+					if k, ok := r.(*ssa.Const); !ok || !k.IsNil() {
+						return false
+					}
+				}
+			}
+			return sawErr
+		case *ssa.Jump:
+			b = b.Succs[0]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// ---- etcd Txn ----
+
+func (c *checker) checkTxn(w *fence.Write, call *ssa.Call) {
+	resp := extract(call, 0)
+	if resp == nil {
+		c.report(w, "discarded", fmt.Sprintf("the TxnResponse of fenced write via %s is discarded: a failed If is not an error, only Succeeded == false says the write was rejected", w.Call))
+		return
+	}
+	for _, u := range flowUses(resp, 0) {
+		switch u := u.(type) {
+		case *ssa.FieldAddr:
+			if fieldName(u.X.Type(), u.Field) == "Succeeded" {
+				return
+			}
+		case *ssa.Field:
+			if fieldName(u.X.Type(), u.Field) == "Succeeded" {
+				return
+			}
+		case *ssa.Call:
+			if isLogCall(u.Common()) {
+				continue
+			}
+			return // passed on: handled
+		case *ssa.Return, *ssa.Store, *ssa.Send, *ssa.MapUpdate:
+			return
+		}
+	}
+	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never reads TxnResponse.Succeeded: a failed If is not an error; abort when Succeeded is false", w.Call))
+}
+
+func fieldName(t types.Type, i int) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return ""
+	}
+	return st.Field(i).Name()
+}
+
+// hasPrecondition: the S3 input literal sets IfMatch or IfNoneMatch.
+func hasPrecondition(call *ssa.Call) bool {
+	cc := call.Common()
+	args := cc.Args
+	if receiverOf(cc) != nil && !cc.IsInvoke() {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return false
+	}
+	base := strip(args[1]) // (ctx, input, ...)
+	if base.Referrers() == nil {
+		return false
+	}
+	for _, r := range *base.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != base {
+			continue
+		}
+		switch fieldName(fa.X.Type(), fa.Field) {
+		case "IfMatch", "IfNoneMatch":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,150 @@
+// Package basic exercises fence conditions in SQL writes: wrong ones with
+// their good twins.
+package basic
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+type Lease struct {
+	Resource  string
+	Token     int64
+	ExpiresAt time.Time
+}
+
+func reversedBad(ctx context.Context, db *sql.DB, lease *Lease, id string, amt int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = bal - $1, fence = $3 WHERE id = $2 AND fence > $3", amt, id, lease.Token) // want `fence condition of db.ExecContext is reversed: fence > \$3 lets a stale holder's older token through and rejects the current holder; use fence < \$3`
+	return err
+}
+
+func reversedGood(ctx context.Context, db *sql.DB, lease *Lease, id string, amt int64) error {
+	// ok: the stored fence is below the presented token
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = bal - $1, fence = $3 WHERE id = $2 AND fence < $3", amt, id, lease.Token)
+	return err
+}
+
+func reversedEqBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND fence >= $2", id, lease.Token) // want `is reversed: fence >= \$2 .*; use fence <= \$2`
+	return err
+}
+
+func retryGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// ok: <= admits a retry by the same holder
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND fence <= $2", id, lease.Token)
+	return err
+}
+
+func swappedBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND $2 < fence", id, lease.Token) // want `is reversed: fence > \$2`
+	return err
+}
+
+func swappedGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// ok: operand-swapped, same meaning as fence < $2
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND $2 > fence", id, lease.Token)
+	return err
+}
+
+func inequalityBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = ? WHERE id = ? AND fence <> ?", lease.Token, id, lease.Token) // want `fence condition of db.ExecContext compares fence <> \?: any other token passes, an older one included`
+	return err
+}
+
+func notEqualBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND fence != $2", id, lease.Token) // want `compares fence != \$2: any other token passes`
+	return err
+}
+
+func generationCASGood(ctx context.Context, db *sql.DB, lease *Lease, shard int, data []byte) error {
+	// ok: equality compare-and-set on a generation stamped at acquire; nothing to record
+	_, err := db.ExecContext(ctx, "UPDATE shards SET data = $1 WHERE shard_id = $2 AND range_id = $3", data, shard, lease.Token)
+	return err
+}
+
+func isNullBad(ctx context.Context, db *sql.DB, lease *Lease, id string, amt int64) error {
+	_, err := db.ExecContext(ctx, `UPDATE account_balances SET balance = balance - $1, fence_token = $3 WHERE account_id = $2 AND (fence_token IS NULL OR fence_token < $3)`, amt, id, lease.Token) // want `keeps the transitional "fence_token IS NULL OR" branch: a row whose fence_token is NULL stays unfenced for ever`
+	return err
+}
+
+func isNullGood(ctx context.Context, db *sql.DB, lease *Lease, id string, amt int64) error {
+	// ok: the backfill is done and the branch removed
+	_, err := db.ExecContext(ctx, `UPDATE account_balances SET balance = balance - $1, fence_token = $3 WHERE account_id = $2 AND fence_token < $3`, amt, id, lease.Token)
+	return err
+}
+
+func backfillGood(ctx context.Context, db *sql.DB, lease *Lease) error {
+	// ok: the backfill itself compares no token
+	_, err := db.ExecContext(ctx, `UPDATE account_balances SET fence_token = 0 WHERE fence_token IS NULL`)
+	return err
+}
+
+func notRecordedBad(ctx context.Context, db *sql.DB, lease *Lease, id string, amt int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = bal - $1 WHERE id = $2 AND fence < $3", amt, id, lease.Token) // want `fence condition of db.ExecContext compares fence with the token but never records it: .*; add SET fence = \$3`
+	return err
+}
+
+func notRecordedGood(ctx context.Context, db *sql.DB, lease *Lease, id string, amt int64) error {
+	// ok: compares and records the same column
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = bal - $1, fence = $3 WHERE id = $2 AND fence < $3", amt, id, lease.Token)
+	return err
+}
+
+func deleteGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// ok: a DELETE removes the row, nothing to record
+	_, err := db.ExecContext(ctx, "DELETE FROM acct WHERE id = $1 AND fence < $2", id, lease.Token)
+	return err
+}
+
+func txRecordedGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// ok: the same transaction records the token in fence
+	if _, err := tx.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1 AND fence < $2", id, lease.Token); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE docs SET fence = $2 WHERE id = $1", id, lease.Token); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func otherColumnBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence_token = $2 WHERE id = $1 AND version < $2", id, lease.Token) // want `fence condition of db.ExecContext compares version with the token but records the token in fence_token`
+	return err
+}
+
+func otherColumnGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// ok: the compared column is the recorded one
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', version = $2 WHERE id = $1 AND version < $2", id, lease.Token)
+	return err
+}
+
+func upsertReversedBad(ctx context.Context, db *sql.DB, lease *Lease, k, v string) error {
+	_, err := db.ExecContext(ctx, `INSERT INTO kv (k, v, fence) VALUES ($1, $2, $3) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v, fence = EXCLUDED.fence WHERE kv.fence > EXCLUDED.fence`, k, v, lease.Token) // want `is reversed: kv.fence > EXCLUDED.fence`
+	return err
+}
+
+func upsertGood(ctx context.Context, db *sql.DB, lease *Lease, k, v string) error {
+	// ok: the upsert compares and records the fence
+	_, err := db.ExecContext(ctx, `INSERT INTO kv (k, v, fence) VALUES ($1, $2, $3) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v, fence = EXCLUDED.fence WHERE kv.fence < EXCLUDED.fence`, k, v, lease.Token)
+	return err
+}
+
+func etcdRevisionBad(ctx context.Context, m *concurrency.Mutex, pool *pgxpool.Pool, id string) error {
+	_, err := pool.Exec(ctx, "UPDATE docs SET fence = $2 WHERE id = $1 AND fence > $2", id, m.Header().Revision) // want `fence condition of pool.Exec is reversed`
+	return err
+}
+
+func ignoredBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	//fencelint:ignore fencepredicate the audit table keeps the lowest token on purpose
+	_, err := db.ExecContext(ctx, "UPDATE audit SET fence = $2 WHERE id = $1 AND fence > $2", id, lease.Token)
+	return err
+}

@@ -1,0 +1,136 @@
+// Package dynamo exercises DynamoDB fence conditions.
+package dynamo
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+type Lease struct {
+	Token     int64
+	ExpiresAt time.Time
+}
+
+func n(i int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(i, 10)}
+}
+
+func seedGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string, amt int64) error {
+	// ok: the seed's own idiom
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET balance = balance - :amt, fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":amt": n(amt),
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func reversedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string, amt int64) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET balance = balance - :amt, fence_token = :tok"),
+		ConditionExpression: aws.String("fence_token > :tok"), // want `fence condition of db.UpdateItem is reversed: fence_token > :tok lets a stale holder's older token through`
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":amt": n(amt),
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func inequalityBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String("accounts"),
+		Key:                      map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:         aws.String("SET #f = :tok"),
+		ConditionExpression:      aws.String("#f <> :tok"), // want `compares #f <> :tok: any other token passes`
+		ExpressionAttributeNames: map[string]string{"#f": "fence_token"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func notRecordedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string, amt int64) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET balance = balance - :amt"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"), // want `fence condition of db.UpdateItem compares fence_token with the token, but its UpdateExpression never sets fence_token`
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":amt": n(amt),
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func namesGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: #f resolves to fence_token in both expressions
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String("accounts"),
+		Key:                      map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:         aws.String("SET fence_token = :tok"),
+		ConditionExpression:      aws.String("#f < :tok"),
+		ExpressionAttributeNames: map[string]string{"#f": "fence_token"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func putNotRecordedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:           aws.String("accounts"),
+		Item:                map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		ConditionExpression: aws.String("fence_token < :tok"), // want `compares fence_token with the token, but its Item has no fence_token attribute`
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func putGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: the item carries the new fence
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String("accounts"),
+		Item: map[string]types.AttributeValue{
+			"pk":          &types.AttributeValueMemberS{Value: acct},
+			"fence_token": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func casGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: equality on a generation stamped at acquire
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET v = :v"),
+		ConditionExpression: aws.String("lease_gen = :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":v":   n(1),
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}

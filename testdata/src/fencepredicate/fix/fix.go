@@ -1,0 +1,70 @@
+// Package fix exercises fencepredicate's suggested fixes.
+package fix
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
+)
+
+type Lease struct {
+	Token     int64
+	ExpiresAt time.Time
+}
+
+func flip(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND fence > $2", id, lease.Token) // want `is reversed`
+	return err
+}
+
+func flipEq(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND fence >= $2", id, lease.Token) // want `is reversed`
+	return err
+}
+
+func flipSwapped(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND $2 < fence", id, lease.Token) // want `is reversed`
+	return err
+}
+
+func inequality(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND fence <> $2", id, lease.Token) // want `any other token passes`
+	return err
+}
+
+func record(ctx context.Context, db *sql.DB, lease *Lease, id string, amt int64) error {
+	// want +1 `never records it`
+	_, err := db.ExecContext(ctx, `UPDATE acct
+   SET bal = bal - $1
+ WHERE id = $2 AND fence < $3`, amt, id, lease.Token)
+	return err
+}
+
+func recordNamed(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = 0 WHERE id = :id AND fence < :tok", sql.Named("id", id), sql.Named("tok", lease.Token)) // want `add SET fence = :tok`
+	return err
+}
+
+func recordOrdinalNoFix(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// no fix: one more ? would shift the other placeholders
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = 0 WHERE id = ? AND fence < ?", id, lease.Token) // want `add SET fence = \?`
+	return err
+}
+
+func dynamoFlip(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("fence_token >= :tok"), // want `is reversed`
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}

@@ -1,0 +1,132 @@
+// Package stores exercises the outcome of fenced DynamoDB, S3 and etcd writes.
+package stores
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+type Lease struct {
+	Token     int64
+	ExpiresAt time.Time
+}
+
+var ErrStale = errors.New("superseded")
+
+func dynamoDiscardedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) {
+	db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `the error of fenced write via db.UpdateItem is discarded: a failed condition \(ConditionalCheckFailedException\)`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+}
+
+func dynamoLoggedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `the error of fenced write via db.UpdateItem is only logged: ConditionalCheckFailedException means a newer holder has written`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	if err != nil {
+		log.Printf("update failed: %v", err)
+	}
+	return nil
+}
+
+func dynamoAsGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: the rejection is told apart and aborts
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return ErrStale
+	}
+	return err
+}
+
+func dynamoReturnGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: returned to the caller
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	if err != nil {
+		log.Printf("update failed: %v", err)
+		return fmt.Errorf("debit %s: %w", acct, err)
+	}
+	return nil
+}
+
+func s3DiscardedBad(ctx context.Context, client *s3.Client, lease Lease, id string) {
+	_, _ = client.PutObject(ctx, &s3.PutObjectInput{ // want `the error of fenced write via client.PutObject is discarded: a failed condition \(PreconditionFailed\)`
+		Bucket:      aws.String("b"),
+		Key:         aws.String(fmt.Sprintf("reports/%s/%020d", id, lease.Token)),
+		IfNoneMatch: aws.String("*"),
+	})
+}
+
+func s3Good(ctx context.Context, client *s3.Client, lease Lease, id string) error {
+	// ok: the error is returned
+	_, err := client.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:      aws.String("b"),
+		Key:         aws.String(fmt.Sprintf("reports/%s/%020d", id, lease.Token)),
+		IfNoneMatch: aws.String("*"),
+	})
+	return err
+}
+
+func etcdDiscardedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	_, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("cfg", "v")).Commit() // want `the TxnResponse of fenced write via cli.Txn\(ctx\).If\(m.IsOwner\(\)\).Then\(clientv3.OpPut\("cfg", "v"\)\).Commit is discarded`
+	return err
+}
+
+func etcdUncheckedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) (int64, error) {
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("cfg", "v")).Commit() // want `never reads TxnResponse.Succeeded`
+	if err != nil {
+		return 0, err
+	}
+	return resp.Header.Revision, nil
+}
+
+func etcdGood(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	// ok: Succeeded is checked
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("cfg", "v")).Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return concurrency.ErrLocked
+	}
+	return nil
+}
