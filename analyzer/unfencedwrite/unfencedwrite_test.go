@@ -25,3 +25,7 @@ func TestCrossPackage(t *testing.T) {
 func TestLibraries(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs")
 }
+
+func TestRobust(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/robust")
+}

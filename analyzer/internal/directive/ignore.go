@@ -18,9 +18,10 @@ const Category = "directive"
 // analyzer run: it records which of them suppressed a finding of that
 // analyzer, so it must not be shared between analyzers.
 type Ignores struct {
-	list   []*ignore
-	byLine map[lineKey][]*ignore // both lines each ignore covers
-	bad    []badDirective        // malformed //fencelint: comments of any kind
+	generated map[*token.File]bool
+	list      []*ignore
+	byLine    map[lineKey][]*ignore // both lines each ignore covers
+	bad       []badDirective        // malformed //fencelint: comments of any kind
 }
 
 type ignore struct {
@@ -47,6 +48,12 @@ func CollectIgnores(pass *analysis.Pass) *Ignores {
 	ig := &Ignores{byLine: make(map[lineKey][]*ignore)}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
+		if ast.IsGenerated(f) && tf != nil {
+			if ig.generated == nil {
+				ig.generated = map[*token.File]bool{}
+			}
+			ig.generated[tf] = true
+		}
 		for _, g := range f.Comments {
 			for _, c := range g.List {
 				ig.add(tf, c)
@@ -84,6 +91,11 @@ func (ig *Ignores) add(tf *token.File, c *ast.Comment) {
 // suppresses nothing.
 func (ig *Ignores) Report(pass *analysis.Pass, d analysis.Diagnostic) {
 	if ig.suppressed(pass, d.Pos) {
+		return
+	}
+	// Generated code is fixed at its generator, not at the finding: it is
+	// still analysed (its write helpers become facts) but not reported.
+	if ig != nil && ig.generated[pass.Fset.File(d.Pos)] {
 		return
 	}
 	pass.Report(d)

@@ -211,6 +211,12 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 		return op.Column != "" && op.Table != "excluded"
 	}
 
+	if !b.ok && conjunctsHaveParams(conds) {
+		// Arguments spread from elsewhere (args...): placeholders in the
+		// condition cannot be bound, so the verdict is unknown.
+		ev.verdict = Unknown
+		return
+	}
 	var compares []tokenCompare
 	var paramFences []int
 	for _, c := range conds {
@@ -311,6 +317,17 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 	default:
 		ev.detail = fmt.Sprintf("its WHERE does not compare a fence column with the token")
 	}
+}
+
+func conjunctsHaveParams(conds []sqlcond.Conjunct) bool {
+	for _, c := range conds {
+		for _, cmp := range c.Or {
+			if len(cmp.Left.Params)+len(cmp.Right.Params) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // paramFence: in a helper, a parameter compared by order, or by equality

@@ -100,12 +100,7 @@ func collect(t *testing.T) (cases []*Case, skipped map[string]string) {
 	return cases, skipped
 }
 
-func testdataDir(t *testing.T) string {
-	if d := os.Getenv("PGPROOF_DEV_TESTDATA"); d != "" { // TEMPORARY
-		return d
-	}
-	return fencetest.TestData(t)
-}
+func testdataDir(t *testing.T) string { return fencetest.TestData(t) }
 
 // inUnit reports whether call is a method call on a transaction or batch
 // (database/sql *Tx, *Stmt from Tx.Stmt aside; pgx.Tx, *pgx.Batch, sqlx
