@@ -2,7 +2,6 @@ package appcheck
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
@@ -68,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		byGuard[w.Guard] = append(byGuard[w.Guard], w)
 	}
-	sort.SliceStable(guards, func(i, j int) bool { return guards[i].Guard < guards[j].Guard })
+	// guards are in the order of their first write: the model's file/offset order.
 	for _, g := range guards {
 		writes := byGuard[g.Guard]
 		var related []analysis.RelatedInformation

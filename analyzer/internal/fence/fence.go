@@ -58,7 +58,16 @@ func run(pass *analysis.Pass) (res any, err error) {
 	}
 	model.ScopeOf = e.scopeOf
 	model.CallAt = func(p token.Pos) *ast.CallExpr { return e.calls[p] }
-	sort.SliceStable(model.Writes, func(i, j int) bool { return model.Writes[i].Pos < model.Writes[j].Pos })
+	// Order by file name and offset, not token.Pos: drivers parse files in
+	// parallel, so the Pos ranges files get vary from run to run.
+	fset := pass.Fset
+	sort.SliceStable(model.Writes, func(i, j int) bool {
+		a, b := fset.Position(model.Writes[i].Pos), fset.Position(model.Writes[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
 	return model, nil
 }
 

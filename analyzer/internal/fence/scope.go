@@ -558,8 +558,17 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	if !ok {
 		return
 	}
+	// Walk the region in block order: map order would make facts vary.
+	var ordered []ssa.Instruction
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if r.instrs[instr] {
+				ordered = append(ordered, instr)
+			}
+		}
+	}
 	// with-lock helper: calls a func parameter inside the region.
-	for instr := range r.instrs {
+	for _, instr := range ordered {
 		c, ok := instr.(*ssa.Call)
 		if !ok {
 			continue
@@ -597,7 +606,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 			hasLease = true
 		}
 	}
-	for instr := range r.instrs {
+	for _, instr := range ordered {
 		ret, ok := instr.(*ssa.Return)
 		if !ok {
 			continue
