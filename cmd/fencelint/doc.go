@@ -1,0 +1,79 @@
+// Fencelint reports writes to shared storage made under a distributed lock
+// whose own condition does not carry the lease's fencing token.
+//
+// Usage:
+//
+//	fencelint [flags] [packages]
+//	go vet -vettool=$(command -v fencelint) [-NAME.FLAG=value] [packages]
+//
+// Run directly, fencelint is a staticcheck-style linter (built on
+// honnef.co/go/tools/lintcmd). Run by go vet as its -vettool, it speaks go
+// vet's protocol (golang.org/x/tools/go/analysis/unitchecker); it tells the
+// two apart by go vet's arguments (-flags, -V=full, or a *.cfg file last).
+//
+// # Flags of the standalone CLI
+//
+//	-f format        text (default), stylish, json or sarif
+//	-checks list     analyzers to run, comma-separated: all, NAME, -NAME,
+//	                 e.g. -checks=all,-weaktoken (default: all)
+//	-fail list       analyzers whose findings make the exit status 1
+//	                 (default all)
+//	-list            print each analyzer's name and title, in contract order
+//	-list-checks     the same, sorted by name (lintcmd's own listing)
+//	-explain NAME    print NAME's documentation and the URL of docs/NAME.md
+//	-NAME.FLAG=v     set an analyzer's own flag (the spelling go vet uses)
+//	-tags list       build tags
+//	-tests           also lint test files (default true)
+//	-go version      target Go version (default: the module's)
+//	-show-ignored    also print findings suppressed by //lint:ignore
+//	-matrix          read a build matrix from stdin (see staticcheck)
+//	-f binary, -merge  staticcheck's split run-then-merge workflow
+//	-version         print the version
+//
+// Checks can also be chosen per directory in staticcheck.conf files
+// (checks = ["all", "-weaktoken"]), and a finding can be suppressed with a
+// //lint:ignore NAME reason comment on the line before it (standalone CLI
+// only) or //fencelint:ignore NAME reason (every driver).
+//
+// Output: text prints file:line:col: message (NAME) with paths relative to
+// the working directory; json prints one object per line with code,
+// severity, location {file,line,column} (absolute path), end and message;
+// sarif prints one SARIF 2.1.0 log for GitHub code scanning, whose rules'
+// helpUri point at fencelint's docs/NAME.md.
+//
+// # Exit status of the standalone CLI
+//
+//	0  no findings (or only findings of analyzers left out of -fail)
+//	1  findings; also an unmatched //lint:ignore directive (reported as
+//	   category "staticcheck")
+//	2  a package did not load, parse or type-check (reported as category
+//	   "compile" or "config"; results are incomplete), go list or the
+//	   cache failed, or bad usage (unknown flag, format or analyzer)
+//
+// With -f sarif, findings exit 0 (as in staticcheck: the log is the
+// result) but load errors still exit 2 and set the invocation's
+// executionSuccessful to false. A package that fails to load while another
+// has findings exits 2. With -f binary, -merge, -version and -list-checks,
+// lintcmd's own status is returned unchanged (1 for findings and load
+// errors alike under -merge).
+//
+// # Under go vet
+//
+// Analyzers are chosen with unitchecker's flags: -NAME runs only the named
+// analyzers, -NAME=false leaves one out; analyzer flags are -NAME.FLAG=v.
+//
+// go vet prints findings to stderr and exits 1; with -json it prints one
+// JSON object per package to stdout and exits 0 even with findings.
+// go vet 1.26 caches vet results in GOCACHE and can replay the facts-only
+// result of a package it first analysed as a dependency, silently dropping
+// its findings: in CI prefer the standalone CLI, or pass -a to go vet.
+//
+// # Caching
+//
+// The standalone CLI caches per-package results in $STATICCHECK_CACHE,
+// which defaults to <user cache dir>/fencelint (not staticcheck's
+// directory). Runs that set analyzer flags use a subdirectory keyed by
+// their values, because lintcmd's cache key does not cover them.
+//
+// As a pre-commit hook, see .pre-commit-hooks.yaml at the repository root.
+package main

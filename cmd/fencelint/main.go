@@ -1,0 +1,30 @@
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/fencelint/fencelint/analyzer"
+	"golang.org/x/tools/go/analysis/unitchecker"
+)
+
+func main() {
+	args := os.Args[1:]
+	if vetProtocol(args) {
+		unitchecker.Main(analyzer.Analyzers()...) // does not return
+	}
+	os.Exit(standalone(args))
+}
+
+// vetProtocol reports whether go vet is driving us as its -vettool. go vet
+// asks for the tool's flags (-flags), its identity for result caching
+// (-V=full), and then runs it once per package with a JSON config file as
+// the last argument (see cmd/go/internal/work.vetConfig).
+func vetProtocol(args []string) bool {
+	for _, a := range args {
+		if a == "-flags" || a == "--flags" || strings.HasPrefix(a, "-V=") || strings.HasPrefix(a, "--V=") {
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}

@@ -1,0 +1,448 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fencelint/fencelint/analyzer"
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/lint"
+	"honnef.co/go/tools/lintcmd"
+	"honnef.co/go/tools/lintcmd/runner"
+)
+
+// Exit codes of the standalone CLI (documented in doc.go).
+const (
+	exitClean    = 0 // no finding that -fail selects
+	exitFindings = 1 // findings
+	exitFailure  = 2 // packages did not load or type-check, bad usage, or a fatal error
+)
+
+// homepage is the SARIF tool.driver.informationUri.
+const homepage = "https://github.com/fencelint/fencelint"
+
+// standalone runs the lintcmd (staticcheck) frontend with fencelint's
+// analyzers and returns the process exit code.
+func standalone(args []string) int {
+	cmd := newCommand()
+	fs := cmd.FlagSet()
+	list := fs.Bool("list", false, "List fencelint's analyzers (name and title) and exit")
+	lifted := liftAnalyzerFlags(fs, analyzer.All)
+	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
+
+	switch {
+	case *list:
+		listAnalyzers(os.Stdout, analyzer.All)
+		return exitClean
+	case flagValue(fs, "explain") != "":
+		return explain(os.Stdout, os.Stderr, analyzer.All, flagValue(fs, "explain"))
+	}
+	if err := setCacheDir(fs, lifted); err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
+
+	format := flagValue(fs, "f")
+	if flagValue(fs, "version") == "true" || flagValue(fs, "list-checks") == "true" ||
+		flagValue(fs, "debug.version") == "true" || flagValue(fs, "merge") == "true" || format == "binary" {
+		// Modes that print no fresh diagnostics (or, with -merge, only
+		// lintcmd's own exit code): lintcmd's behaviour, our SARIF URLs.
+		return executeFormatted(cmd, format, nil)
+	}
+	switch format {
+	case "text", "stylish", "json", "sarif", "null":
+	default:
+		fmt.Fprintf(os.Stderr, "fencelint: unsupported output format %q (want text, stylish, json or sarif)\n", format)
+		return exitFailure
+	}
+	return lintTwoPhase(cmd, fs, format)
+}
+
+// buildSalt, set with -ldflags=-X main.buildSalt=..., makes a build's
+// content (and so go vet's tool ID, a hash of the executable) unique. The
+// end-to-end test uses it to miss go vet's result cache while keeping the
+// compile cache warm.
+var buildSalt string
+
+func newCommand() *lintcmd.Command {
+	cmd := lintcmd.NewCommand("fencelint")
+	human, machine := "devel", "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		human, machine = bi.Main.Version, bi.Main.Version
+	}
+	if buildSalt != "" {
+		human += "+" + buildSalt
+	}
+	cmd.SetVersion(human, machine)
+	cmd.AddAnalyzers(lintcmdAnalyzers(analyzer.All)...)
+	return cmd
+}
+
+// lintcmdAnalyzers adapts the analyzers to lintcmd, which files each
+// diagnostic under its Category (falling back to the analyzer's name only
+// when Category is empty) and then keeps only categories that name an
+// enabled check: a diagnostic with a sub-category such as "unfenced" would
+// be dropped silently, and //lint:ignore, -checks and -fail match the
+// category too. The copies clear Category before lintcmd sees it; go vet and
+// other drivers still get the analyzers unchanged.
+func lintcmdAnalyzers(as []*lint.Analyzer) []*lint.Analyzer {
+	out := make([]*lint.Analyzer, len(as))
+	for i, la := range as {
+		a := *la.Analyzer // shallow copy: same Requires, FactTypes, flag values
+		run := la.Analyzer.Run
+		a.Run = func(pass *analysis.Pass) (any, error) {
+			report := pass.Report
+			pass.Report = func(d analysis.Diagnostic) {
+				d.Category = ""
+				report(d)
+			}
+			return run(pass)
+		}
+		out[i] = &lint.Analyzer{Doc: la.Doc, Analyzer: &a}
+	}
+	return out
+}
+
+// lintTwoPhase separates "findings" from "packages did not load", which
+// lintcmd reports with the same exit status 1: phase one lints with
+// lintcmd's own `-f binary` output (gob, what `staticcheck -merge` reads),
+// which we inspect for compile/config diagnostics; phase two feeds it to
+// `-merge` in the requested format, exactly as `staticcheck -f binary |
+// staticcheck -merge -f FORMAT` would.
+func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
+	dir, err := os.MkdirTemp("", "fencelint-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
+	defer os.RemoveAll(dir)
+
+	binPath := filepath.Join(dir, "results.gob")
+	if err := fs.Set("f", "binary"); err != nil {
+		panic(err) // lintcmd defines -f as a string flag
+	}
+	bin, err := os.Create(binPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
+	status := withStdout(bin, cmd.Execute)
+	if err := bin.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
+	if status != 0 {
+		// lintcmd printed why (go list failed, bad -tags, unusable cache, ...).
+		return exitFailure
+	}
+
+	noCompile := flagValue(fs, "debug.no-compile-errors") == "true"
+	mergePath := filepath.Join(dir, "merge.gob")
+	loadErrors, err := rewriteResults(binPath, mergePath, noCompile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
+		return exitFailure
+	}
+
+	merge := newCommand()
+	merge.ParseFlags([]string{
+		"-merge",
+		"-f", format,
+		"-fail", strings.Trim(flagValue(fs, "fail"), `"`),
+		"-show-ignored=" + flagValue(fs, "show-ignored"),
+		"-debug.no-compile-errors=" + flagValue(fs, "debug.no-compile-errors"),
+		mergePath,
+	})
+	status = executeFormatted(merge, format, func(run map[string]any) {
+		if loadErrors > 0 {
+			for _, inv := range asSlice(run["invocations"]) {
+				if m, ok := inv.(map[string]any); ok {
+					m["executionSuccessful"] = false
+				}
+			}
+		}
+	})
+	if loadErrors > 0 {
+		return exitFailure
+	}
+	return status
+}
+
+// lintResult and diagnostic mirror the unexported types lintcmd gob-encodes
+// in `-f binary` mode (honnef.co/go/tools v0.8.2 lintcmd/lint.go); gob
+// matches fields by name.
+type lintResult struct {
+	CheckedFiles []string
+	Diagnostics  []diagnostic
+	Warnings     []string
+}
+
+type diagnostic struct {
+	runner.Diagnostic
+	Severity  uint8 // 0 error, 1 warning, 2 ignored
+	MergeIf   lint.MergeStrategy
+	BuildName string
+}
+
+const severityIgnored = 2
+
+// rewriteResults reads lintcmd's binary results from src, counts
+// diagnostics that mean "this package did not load or type-check"
+// (lintcmd's categories compile and config), makes the paths absolute again
+// (-f binary makes them relative for cross-machine merging; the json and
+// stylish formats print absolute paths when lintcmd lints directly) and
+// writes the results to dst for -merge.
+func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return 0, err
+	}
+	defer out.Close()
+
+	cwd, err := os.Getwd()
+	if err != nil {
+		return 0, err
+	}
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(cwd, filepath.FromSlash(p))
+	}
+	br := bufio.NewReader(in)
+	for {
+		// lintcmd writes one self-contained gob stream per build
+		// configuration, and reads them back with one decoder each.
+		var res lintResult
+		if err := gob.NewDecoder(br).Decode(&res); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return 0, err
+		}
+		for i := range res.Diagnostics {
+			d := &res.Diagnostics[i]
+			switch d.Category {
+			case "compile":
+				if !noCompileErrors {
+					loadErrors++
+				}
+			case "config":
+				loadErrors++
+			}
+			d.Position.Filename = abs(d.Position.Filename)
+			d.End.Filename = abs(d.End.Filename)
+			for j := range d.Related {
+				d.Related[j].Position.Filename = abs(d.Related[j].Position.Filename)
+				d.Related[j].End.Filename = abs(d.Related[j].End.Filename)
+			}
+			for j := range d.SuggestedFixes {
+				for k := range d.SuggestedFixes[j].TextEdits {
+					e := &d.SuggestedFixes[j].TextEdits[k]
+					e.Position.Filename = abs(e.Position.Filename)
+					e.End.Filename = abs(e.End.Filename)
+				}
+			}
+		}
+		for i, f := range res.CheckedFiles {
+			res.CheckedFiles[i] = abs(f)
+		}
+		if err := gob.NewEncoder(out).Encode(res); err != nil {
+			return 0, err
+		}
+	}
+	return loadErrors, out.Close()
+}
+
+// executeFormatted runs cmd. With -f sarif it captures the log and points
+// each rule's helpUri at fencelint's documentation instead of the
+// staticcheck.dev page lintcmd hard-codes; edit may adjust each run further.
+func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[string]any)) int {
+	if format != "sarif" {
+		return cmd.Execute()
+	}
+	var buf bytes.Buffer
+	status, err := captureStdout(&buf, cmd.Execute)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
+	fixed, err := fixSARIF(buf.Bytes(), analyzer.All, edit)
+	if err != nil {
+		// Not a SARIF log (e.g. -version): pass it through unchanged.
+		os.Stdout.Write(buf.Bytes())
+		return status
+	}
+	os.Stdout.Write(fixed)
+	return status
+}
+
+// fixSARIF rewrites a SARIF log written by lintcmd: rules' helpUri becomes
+// the analyzer's URL (docs/NAME.md), the driver's informationUri our home
+// page, and an absent results array an empty one (absent means "the tool
+// did not run" in SARIF 2.1.0, section 3.14.23).
+func fixSARIF(data []byte, as []*lint.Analyzer, edit func(run map[string]any)) ([]byte, error) {
+	var log map[string]any
+	if err := json.Unmarshal(data, &log); err != nil {
+		return nil, err
+	}
+	runs, ok := log["runs"].([]any)
+	if !ok {
+		return nil, errors.New("SARIF log without runs")
+	}
+	urls := map[string]string{}
+	for _, a := range as {
+		urls[a.Analyzer.Name] = a.Analyzer.URL
+	}
+	for _, r := range runs {
+		run, ok := r.(map[string]any)
+		if !ok {
+			continue
+		}
+		if tool, ok := run["tool"].(map[string]any); ok {
+			if driver, ok := tool["driver"].(map[string]any); ok {
+				driver["informationUri"] = homepage
+				for _, rule := range asSlice(driver["rules"]) {
+					if rule, ok := rule.(map[string]any); ok {
+						if url, ok := urls[fmt.Sprint(rule["id"])]; ok {
+							rule["helpUri"] = url
+						}
+					}
+				}
+			}
+		}
+		if _, ok := run["results"]; !ok {
+			run["results"] = []any{}
+		}
+		if edit != nil {
+			edit(run)
+		}
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(log); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+// withStdout runs fn with os.Stdout replaced by f: lintcmd's formatters
+// write to whatever os.Stdout is when they run.
+func withStdout(f *os.File, fn func() int) int {
+	old := os.Stdout
+	os.Stdout = f
+	defer func() { os.Stdout = old }()
+	return fn()
+}
+
+// captureStdout runs fn with os.Stdout going to a temporary file whose
+// contents it then copies to w.
+func captureStdout(w io.Writer, fn func() int) (int, error) {
+	f, err := os.CreateTemp("", "fencelint-stdout-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	status := withStdout(f, fn)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return status, err
+	}
+	_, err = io.Copy(w, f)
+	return status, err
+}
+
+// liftAnalyzerFlags exposes each analyzer's own flags, which lintcmd
+// ignores, as -NAME.FLAG (go vet's spelling), sharing the analyzer's
+// flag.Value. It returns the lifted names.
+func liftAnalyzerFlags(fs *flag.FlagSet, as []*lint.Analyzer) []string {
+	var names []string
+	for _, a := range as {
+		a.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+			name := a.Analyzer.Name + "." + f.Name
+			fs.Var(f.Value, name, f.Usage)
+			names = append(names, name)
+		})
+	}
+	return names
+}
+
+// setCacheDir points lintcmd's result cache (STATICCHECK_CACHE) at
+// <user cache dir>/fencelint unless the user chose a directory. lintcmd's
+// cache key covers the binary, the package and staticcheck.conf but not
+// analyzer flags, so runs with analyzer flags set use a subdirectory keyed
+// by their values.
+func setCacheDir(fs *flag.FlagSet, lifted []string) error {
+	dir := os.Getenv("STATICCHECK_CACHE")
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil // lintcmd reports the missing cache directory itself
+		}
+		dir = filepath.Join(base, "fencelint")
+	}
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(lifted, f.Name) {
+			set = append(set, f.Name+"="+f.Value.String())
+		}
+	})
+	if len(set) > 0 {
+		slices.Sort(set)
+		sum := sha256.Sum256([]byte(strings.Join(set, "\n")))
+		dir = filepath.Join(dir, "flags-"+hex.EncodeToString(sum[:8]))
+	}
+	return os.Setenv("STATICCHECK_CACHE", dir)
+}
+
+func listAnalyzers(w io.Writer, as []*lint.Analyzer) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, a := range as {
+		fmt.Fprintf(tw, "%s\t%s\n", a.Analyzer.Name, a.Doc.Compile().Title)
+	}
+	tw.Flush()
+}
+
+func explain(stdout, stderr io.Writer, as []*lint.Analyzer, name string) int {
+	for _, a := range as {
+		if strings.EqualFold(a.Analyzer.Name, name) {
+			fmt.Fprint(stdout, a.Doc.Compile().String())
+			fmt.Fprintf(stdout, "\nOnline documentation\n    %s\n", a.Analyzer.URL)
+			return exitClean
+		}
+	}
+	fmt.Fprintf(stderr, "fencelint: unknown analyzer %q (fencelint -list shows them)\n", name)
+	return exitFailure
+}
+
+func flagValue(fs *flag.FlagSet, name string) string {
+	if f := fs.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
