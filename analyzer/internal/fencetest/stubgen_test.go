@@ -45,18 +45,11 @@ func TestGenerateStubs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo |
-			packages.NeedImports | packages.NeedModule,
-		Dir: filepath.Join(testdata, "realapi"),
-		Env: append(os.Environ(), "GO111MODULE=on", "GOFLAGS=-mod=mod", "GOWORK=off"),
-	}
-	pkgs, err := packages.Load(cfg, sp.order...)
-	if err != nil {
-		t.Fatal(err)
+	pkgs := load(t, "real modules (testdata/realapi)", filepath.Join(testdata, "realapi"), realEnv(), sp.order)
+	if t.Failed() {
+		return
 	}
 	g := &generator{
-		fset:        cfg.Fset,
 		wants:       make(map[*types.TypeName]map[string]bool),
 		objs:        make(map[types.Object]bool),
 		rhs:         make(map[*types.TypeName]*types.Named),
@@ -66,24 +59,16 @@ func TestGenerateStubs(t *testing.T) {
 		pkgNames:    make(map[string]string),
 	}
 	roots := make(map[string]*types.Package)
+	for _, p := range pkgs {
+		roots[p.PkgPath] = p.Types
+		g.fset = p.Fset
+		g.recordSyntax(p)
+	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, err := range p.Errors {
-			t.Errorf("%s: %v", p.PkgPath, err)
-		}
 		if p.Module != nil {
 			g.modules[p.PkgPath] = p.Module.Path + "@" + p.Module.Version
 		}
 	})
-	for _, p := range pkgs {
-		roots[p.PkgPath] = p.Types
-		g.recordSyntax(p)
-		if g.fset == nil {
-			g.fset = p.Fset
-		}
-	}
-	if t.Failed() {
-		return
-	}
 	for _, path := range sp.order {
 		pkg := roots[path]
 		if pkg == nil {

@@ -1,6 +1,7 @@
 package fencetest
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -42,6 +43,8 @@ func TestStubsMatchRealModules(t *testing.T) {
 			continue
 		}
 		compareAPI(&d, stubs[path], reals[path])
+		objs, methods := countDecls(stubs[path])
+		t.Logf("%s: %d package-level declarations, %d methods", path, objs, methods)
 	}
 	compareImplements(&d, stubs, reals)
 	for _, msg := range d.msgs {
@@ -128,6 +131,20 @@ func Map[K comparable, V any](m map[K]V) []K { panic("stub") }
 	}
 }
 
+// countDecls counts the package-level objects of pkg and the methods
+// declared on its named types.
+func countDecls(pkg *types.Package) (objs, methods int) {
+	for _, name := range pkg.Scope().Names() {
+		objs++
+		if tn, ok := pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+			if n, ok := tn.Type().(*types.Named); ok {
+				methods += n.NumMethods()
+			}
+		}
+	}
+	return objs, methods
+}
+
 func diff(stub, real *types.Package) []string {
 	var d apiDiff
 	compareAPI(&d, stub, real)
@@ -196,43 +213,107 @@ func stubPaths(t testing.TB, src string) []string {
 // testdata as GOPATH, as analysistest does, and reports their errors.
 func loadStubs(t testing.TB, testdata string, paths []string) map[string]*types.Package {
 	t.Helper()
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports,
-		Dir:  testdata,
-		Env:  append(os.Environ(), "GO111MODULE=off", "GOPATH="+testdata, "GOFLAGS="),
-	}
-	return load(t, "stubs (GOPATH mode)", cfg, paths)
+	return typesOf(load(t, "stubs (GOPATH mode)", testdata, stubEnv(testdata), paths))
 }
 
 // loadReal loads the same import paths from the real modules required by
-// testdata/realapi. -mod=mod lets go download missing modules (through the
-// module proxy) instead of failing on an incomplete module cache.
+// testdata/realapi.
 func loadReal(t testing.TB, testdata string, paths []string) map[string]*types.Package {
 	t.Helper()
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports,
-		Dir:  filepath.Join(testdata, "realapi"),
-		Env:  append(os.Environ(), "GO111MODULE=on", "GOFLAGS=-mod=mod", "GOWORK=off"),
-	}
-	return load(t, "real modules (testdata/realapi)", cfg, paths)
+	return typesOf(load(t, "real modules (testdata/realapi)", filepath.Join(testdata, "realapi"), realEnv(), paths))
 }
 
-func load(t testing.TB, what string, cfg *packages.Config, paths []string) map[string]*types.Package {
-	t.Helper()
-	pkgs, err := packages.Load(cfg, paths...)
-	if err != nil {
-		t.Fatalf("loading %s: %v", what, err)
-	}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, err := range p.Errors {
-			t.Errorf("loading %s: %s: %v", what, p.PkgPath, err)
-		}
-	})
+func stubEnv(testdata string) []string {
+	return append(os.Environ(), "GO111MODULE=off", "GOPATH="+testdata, "GOFLAGS=", "CGO_ENABLED=0")
+}
+
+// realEnv is the environment for testdata/realapi: -mod=mod lets go
+// download missing modules (through the module proxy) instead of failing
+// on an incomplete module cache.
+func realEnv() []string {
+	return append(os.Environ(), "GO111MODULE=on", "GOFLAGS=-mod=mod", "GOWORK=off", "CGO_ENABLED=0")
+}
+
+func typesOf(pkgs []*packages.Package) map[string]*types.Package {
 	m := make(map[string]*types.Package)
 	for _, p := range pkgs {
-		if p.Types != nil && !p.IllTyped {
+		if p.Types != nil {
 			m[p.PkgPath] = p.Types
 		}
 	}
 	return m
 }
+
+// load lists paths and their dependencies with go/packages and type-checks
+// them from source, in dependency order, reporting errors with t.Errorf.
+// The requested packages are checked with function bodies and get Types,
+// Syntax, TypesInfo (Defs and Types) and Fset; the others (the standard
+// library, grpc, client-go, ...) only Types, from their declarations.
+// This needs no compilation: with export data (packages.NeedTypes) a cold
+// build cache would compile several hundred packages first, which takes
+// many minutes on a small machine.
+func load(t testing.TB, what, dir string, env, paths []string) []*packages.Package {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir:  dir,
+		Env:  env,
+	}
+	roots, err := packages.Load(cfg, paths...)
+	if err != nil {
+		t.Fatalf("loading %s: %v", what, err)
+	}
+	fset := token.NewFileSet()
+	done := make(map[*packages.Package]bool)
+	var check func(p *packages.Package) *types.Package
+	check = func(p *packages.Package) *types.Package {
+		if done[p] {
+			return p.Types
+		}
+		done[p] = true
+		if p.PkgPath == "unsafe" {
+			p.Types = types.Unsafe
+			return p.Types
+		}
+		for _, err := range p.Errors {
+			t.Errorf("loading %s: %s: %v", what, p.PkgPath, err)
+		}
+		root := slices.Contains(paths, p.PkgPath)
+		var files []*ast.File
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Errorf("loading %s: %v", what, err)
+				continue
+			}
+			files = append(files, f)
+		}
+		conf := types.Config{
+			IgnoreFuncBodies: !root,
+			Importer: importerFunc(func(path string) (*types.Package, error) {
+				if imp := p.Imports[path]; imp != nil && check(imp) != nil {
+					return imp.Types, nil
+				}
+				return nil, fmt.Errorf("%s: cannot import %q", p.PkgPath, path)
+			}),
+			Error: func(err error) {
+				t.Errorf("loading %s: type error in %s: %v", what, p.PkgPath, err)
+			},
+		}
+		var info *types.Info
+		if root {
+			info = &types.Info{Defs: make(map[*ast.Ident]types.Object), Types: make(map[ast.Expr]types.TypeAndValue)}
+			p.Syntax, p.TypesInfo, p.Fset = files, info, fset
+		}
+		p.Types, _ = conf.Check(p.PkgPath, fset, files, info)
+		return p.Types
+	}
+	for _, p := range roots {
+		check(p)
+	}
+	return roots
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
