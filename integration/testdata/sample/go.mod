@@ -1,0 +1,3 @@
+module example.com/fencesample
+
+go 1.26.0
