@@ -1,0 +1,52 @@
+// Package lib exports one fact of each kind; analysistest checks that exactly these are exported. // want package:"fencelint"
+package lib
+
+import (
+	"context"
+	"database/sql"
+)
+
+type Service struct{ db *sql.DB }
+
+// Acquire returns the fencing token.
+//
+//fencelint:acquire
+func (s *Service) Acquire(ctx context.Context, name string) (int64, error) { // want Acquire:"acquire\\(token=0\\)"
+	return 0, nil
+}
+
+//fencelint:release
+func (s *Service) Release(ctx context.Context, name string) error { return nil } // want Release:"release"
+
+// WithLock runs fn under the lock, handing it the token.
+func (s *Service) WithLock(ctx context.Context, name string, fn func(ctx context.Context, tok int64) error) error { // want WithLock:"withlock\\(2,1\\)"
+	tok, err := s.Acquire(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer s.Release(ctx, name)
+	return fn(ctx, tok)
+}
+
+// Save writes without a fence.
+func Save(ctx context.Context, db *sql.DB, id string) error { // want Save:"write\\(unfenced\\)"
+	_, err := db.ExecContext(ctx, "UPDATE t SET v = 1 WHERE id = $1", id)
+	return err
+}
+
+// SaveAt is fenced by its version parameter.
+func SaveAt(ctx context.Context, db *sql.DB, id string, version int64) error { // want SaveAt:"write\\(fencedby=\\[3\\]\\) tokenparams=\\[3\\]"
+	_, err := db.ExecContext(ctx, "UPDATE t SET v = 1, version = $2 WHERE id = $1 AND version < $2", id, version)
+	return err
+}
+
+// Handle carries its token in a marked field.
+type Handle struct {
+	//fencelint:token
+	Seq uint64 // want Seq:"token"
+}
+
+// Read only reads: no fact.
+func Read(ctx context.Context, db *sql.DB, id string) error {
+	return db.QueryRowContext(ctx, "SELECT v FROM t WHERE id = $1", id).Err()
+}
