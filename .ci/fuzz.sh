@@ -25,7 +25,10 @@ for t in "${targets[@]}"; do
 	echo "fuzz.sh: $name in $pkg for $FUZZTIME"
 	start=$SECONDS
 	# -fuzz matching nothing passes silently: make a renamed target fail.
-	if ! go test -run='^$' -list="^${name}\$" "$pkg" | grep -qx "$name"; then
+	# (Capture first: grep -q would close the pipe early, and with pipefail
+	# go test's SIGPIPE would read as "missing".)
+	listed=$(go test -run='^$' -list="^${name}\$" "$pkg" 2>&1 || true)
+	if ! grep -qx "$name" <<<"$listed"; then
 		echo "fuzz.sh: no fuzz target $name in $pkg" >&2
 		failed+=("$name ($pkg): missing")
 		continue
