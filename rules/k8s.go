@@ -15,13 +15,28 @@ var LeaderElection = Lib{
 	},
 }
 
+const gocron = "github.com/go-co-op/gocron/v2"
+
 // Gocron is gocron v2's distributed locker: the lock it takes before a job
-// never reaches the job, so no token can flow into the job's writes.
+// never reaches the job, so no token can flow into the job's writes. A task
+// function registered with NewTask in a package that configures a
+// distributed locker or elector runs as a lock scope without a token.
 var Gocron = Lib{
 	Name:  "gocron",
-	Paths: []string{"github.com/go-co-op/gocron/v2"},
+	Paths: []string{gocron},
 	Acquires: []Acquire{
-		{Func: "(github.com/go-co-op/gocron/v2.Locker).Lock", Success: ErrNil, Lock: "gocron Locker", NoToken: true, KeyArg: -1, LockResult: true},
+		{Func: "(" + gocron + ".Locker).Lock", Success: ErrNil, Lock: "gocron Locker", NoToken: true, KeyArg: -1, LockResult: true},
 	},
-	Releases: []string{"(github.com/go-co-op/gocron/v2.Lock).Unlock"},
+	Releases: []string{"(" + gocron + ".Lock).Unlock"},
+}
+
+// GocronTask is the function whose first argument becomes a scheduled job.
+const GocronTask = gocron + ".NewTask"
+
+// GocronDistributed are the options that put a scheduler's jobs under a
+// distributed lock or leader election.
+var GocronDistributed = map[string]bool{
+	gocron + ".WithDistributedLocker":    true,
+	gocron + ".WithDistributedElector":   true,
+	gocron + ".WithDistributedJobLocker": true,
 }

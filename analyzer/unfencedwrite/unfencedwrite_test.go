@@ -23,7 +23,7 @@ func TestCrossPackage(t *testing.T) {
 }
 
 func TestLibraries(t *testing.T) {
-	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs")
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs", "unfencedwrite/gocronlocal")
 }
 
 func TestRobust(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	_ "github.com/aws/aws-sdk-go-v2/service/s3"
 	_ "github.com/aws/smithy-go"
 	_ "github.com/bsm/redislock"
+	_ "github.com/go-co-op/gocron/v2"
 	_ "github.com/go-redsync/redsync/v4"
 	_ "github.com/go-redsync/redsync/v4/redis"
 	_ "github.com/go-redsync/redsync/v4/redis/goredis/v9"

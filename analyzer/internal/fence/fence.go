@@ -140,6 +140,8 @@ type engine struct {
 	inSummary map[*ssa.Function]bool
 
 	memo map[ssa.Value]*origin
+
+	gocronDistributed *bool // computed once, on the first gocron.NewTask
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {

@@ -227,6 +227,7 @@ func (e *engine) findRegions(f *ssa.Function) {
 					e.openRegion(f, b, i, instr, ai)
 					continue
 				}
+				e.gocronTask(instr)
 				e.withLockCall(f, instr.Common(), instr.Pos())
 			case *ssa.Go:
 				e.withLockCall(f, instr.Common(), instr.Pos())
@@ -235,6 +236,36 @@ func (e *engine) findRegions(f *ssa.Function) {
 			}
 		}
 	}
+}
+
+// gocronTask: gocron.NewTask(fn, ...) in a package that configures a
+// distributed locker or elector runs fn under a lock that hands it no token.
+func (e *engine) gocronTask(call *ssa.Call) {
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.FullName() != rules.GocronTask || !e.usesGocronDistributed() {
+		return
+	}
+	ps := params(call.Common())
+	if len(ps) == 0 {
+		return
+	}
+	if task := funcOf(ps[0]); task != nil && e.bodyScope[task] == nil {
+		e.bodyScope[task] = &Scope{Kind: ScopeCallback, Pos: call.Pos(), Lock: "gocron distributed locker", NoToken: true}
+	}
+}
+
+func (e *engine) usesGocronDistributed() bool {
+	if e.gocronDistributed == nil {
+		found := false
+		for _, obj := range e.pass.TypesInfo.Uses {
+			if fn, ok := obj.(*types.Func); ok && rules.GocronDistributed[fn.FullName()] {
+				found = true
+				break
+			}
+		}
+		e.gocronDistributed = &found
+	}
+	return *e.gocronDistributed
 }
 
 // callbackStore: LeaderCallbacks{OnStartedLeading: fn} runs fn as leader.
