@@ -236,3 +236,33 @@ func ignoredBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error 
 	_, err := db.ExecContext(ctx, "UPDATE cache SET v = 1 WHERE id = $1", id)
 	return err
 }
+
+func preparedBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	stmt, err := db.PrepareContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = $1")
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	_, err = stmt.ExecContext(ctx, id) // want `SQL write via stmt.ExecContext to orders under the Lease held in parameter lease is not fenced`
+	return err
+}
+
+func preparedGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	stmt, err := db.PrepareContext(ctx, "UPDATE orders SET state = 'paid', fence = $2 WHERE id = $1 AND fence < $2")
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	// ok: the prepared statement compares the fence with the token
+	_, err = stmt.ExecContext(ctx, id, lease.Token)
+	return err
+}
+
+func txPreparedBad(ctx context.Context, db *sql.DB, tx *sql.Tx, lease *Lease, id string) error {
+	stmt, err := db.PrepareContext(ctx, "DELETE FROM carts WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	_, err = tx.StmtContext(ctx, stmt).ExecContext(ctx, id) // want `SQL write via tx.StmtContext\(ctx, stmt\).ExecContext to carts under the Lease held in parameter lease is not fenced`
+	return err
+}
