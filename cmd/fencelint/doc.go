@@ -21,6 +21,9 @@
 //	-list            print each analyzer's name and title, in contract order
 //	-list-checks     the same, sorted by name (lintcmd's own listing)
 //	-explain NAME    print NAME's documentation and the URL of docs/NAME.md
+//	-fix             apply suggested fixes (runs go vet -a -fix with
+//	                 fencelint as its -vettool); exits 1 if findings
+//	                 without a fix remain
 //	-NAME.FLAG=v     set an analyzer's own flag (the spelling go vet uses)
 //	-tags list       build tags
 //	-tests           also lint test files (default true)

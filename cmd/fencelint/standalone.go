@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -32,6 +33,37 @@ const (
 	exitFailure  = 2 // packages did not load or type-check, bad usage, or a fatal error
 )
 
+// applyFixes applies suggested fixes by running go vet -fix with this
+// binary as the vettool: lintcmd has no fix mode, and go vet's applies
+// edits atomically per file and refuses conflicting ones. -a keeps go
+// vet's result cache from replaying a run without fixes. Analyzer flags
+// (-NAME.flag) and the package patterns are passed on.
+func applyFixes(fs *flag.FlagSet) int {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
+	vetArgs := []string{"vet", "-a", "-fix", "-vettool=" + self}
+	fs.Visit(func(f *flag.Flag) {
+		if strings.Contains(f.Name, ".") && !strings.HasPrefix(f.Name, "debug.") {
+			vetArgs = append(vetArgs, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	vetArgs = append(vetArgs, fs.Args()...)
+	c := exec.Command("go", vetArgs...)
+	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	if err := c.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return exitFindings // findings without a fix remain
+		}
+		fmt.Fprintln(os.Stderr, "fencelint: go vet -fix:", err)
+		return exitFailure
+	}
+	return exitClean
+}
+
 // homepage is the SARIF tool.driver.informationUri.
 const homepage = "https://github.com/fencelint/fencelint"
 
@@ -41,10 +73,13 @@ func standalone(args []string) int {
 	cmd := newCommand()
 	fs := cmd.FlagSet()
 	list := fs.Bool("list", false, "List fencelint's analyzers (name and title) and exit")
+	fix := fs.Bool("fix", false, "Apply suggested fixes (through go vet -fix with fencelint as its vettool)")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
 
 	switch {
+	case *fix:
+		return applyFixes(fs)
 	case *list:
 		listAnalyzers(os.Stdout, analyzer.All)
 		return exitClean
