@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/fencelint/fencelint/analyzer"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 )
 
 func TestAnalyzersValidate(t *testing.T) {
@@ -46,5 +48,32 @@ func TestContract(t *testing.T) {
 		if len(a.Analyzer.FactTypes) != 0 {
 			t.Errorf("analyzer %s declares facts; only the engine may", name)
 		}
+	}
+}
+
+// TestNogoShape checks what Bazel's nogo needs of every analyzer package:
+// an exported `var Analyzer *analysis.Analyzer` (its generated main lists
+// pkg.Analyzer for each dependency), unique names, and configuration only
+// through Analyzer.Flags.
+func TestNogoShape(t *testing.T) {
+	names := map[string]bool{}
+	for _, a := range analyzer.All {
+		path := "github.com/fencelint/fencelint/analyzer/" + a.Analyzer.Name
+		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedName}, path)
+		if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+			t.Fatalf("loading %s: %v %v", path, err, pkgs)
+		}
+		obj, ok := pkgs[0].Types.Scope().Lookup("Analyzer").(*types.Var)
+		if !ok {
+			t.Errorf("%s: no package-level var Analyzer", path)
+			continue
+		}
+		if got := obj.Type().String(); got != "*golang.org/x/tools/go/analysis.Analyzer" {
+			t.Errorf("%s.Analyzer has type %s", path, got)
+		}
+		if names[a.Analyzer.Name] {
+			t.Errorf("duplicate analyzer name %s", a.Analyzer.Name)
+		}
+		names[a.Analyzer.Name] = true
 	}
 }
