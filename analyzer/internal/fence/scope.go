@@ -152,6 +152,9 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if r.Success == rules.StatusCmdOK && !e.isSetArgsNX(cc) {
 			return acquireInfo{}, false
 		}
+		if r.KeyArg >= 0 && !e.isLockKey(call, r.KeyArg) {
+			return acquireInfo{}, false // SET NX used for deduplication or caching, not as a lock
+		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r}, true
 	}
 	if f := e.calleeFact(fn); f != nil && f.Acquire {
@@ -201,6 +204,66 @@ func isReaderName(name string) bool {
 		}
 	}
 	return false
+}
+
+// isLockKey: SET NX is also used for idempotency keys and caches. It is a
+// lock when its key says so (lock, mutex, leader, lease, election), or
+// when the function releases the same key (DEL/UNLINK).
+func (e *engine) isLockKey(call *ssa.Call, keyArg int) bool {
+	ps := params(call.Common())
+	if keyArg >= len(ps) {
+		return false
+	}
+	key := ps[keyArg]
+	for _, c := range constParts(key, 0) {
+		lc := strings.ToLower(c)
+		for _, w := range []string{"lock", "mutex", "leader", "lease", "election", "semaphore"} {
+			if strings.Contains(lc, w) {
+				return true
+			}
+		}
+	}
+	probe := &region{key: key}
+	probe.keyConst, _ = constString(key)
+	f := call.Parent()
+	found := false
+	e.forEachCall(f, func(instr ssa.Instruction, cc *ssa.CallCommon) {
+		if found {
+			return
+		}
+		if fn := calleeFunc(cc); fn != nil && rules.IsRelease(fn) && e.sameKey(probe, cc) {
+			found = true
+		}
+	})
+	return found
+}
+
+// constParts returns the constant strings a key is built from
+// ("lock:" + id, fmt.Sprintf("lock:%s", id)).
+func constParts(v ssa.Value, depth int) []string {
+	if depth > 6 {
+		return nil
+	}
+	v = stripValue(v)
+	if s, ok := constString(v); ok {
+		return []string{s}
+	}
+	switch x := v.(type) {
+	case *ssa.BinOp:
+		return append(constParts(x.X, depth+1), constParts(x.Y, depth+1)...)
+	case *ssa.Call:
+		var out []string
+		for _, a := range x.Common().Args {
+			out = append(out, constParts(a, depth+1)...)
+			if vals, ok := unpackVariadic(a); ok {
+				for _, el := range vals {
+					out = append(out, constParts(el, depth+1)...)
+				}
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // isSetArgsNX: go-redis SetArgs is an acquire only with Mode "NX".

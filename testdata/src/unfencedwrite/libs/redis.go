@@ -2,6 +2,7 @@ package libs
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/bsm/redislock"
@@ -64,4 +65,24 @@ func redislockBad(ctx context.Context, c *redislock.Client, rdb *redis.Client) e
 type Lease struct {
 	Key   string
 	Token int64
+}
+
+func dedupeGood(ctx context.Context, rdb *redis.Client, db *sql.DB, eventID string) error {
+	first, err := rdb.SetNX(ctx, "seen:"+eventID, 1, 24*time.Hour).Result()
+	if err != nil || !first {
+		return err
+	}
+	// ok: SET NX as an idempotency key, not a lock (no lock-like key, no release)
+	_, err = db.ExecContext(context.Background(), "INSERT INTO events (id) VALUES ($1)", eventID)
+	return err
+}
+
+func releasedKeyBad(ctx context.Context, rdb *redis.Client, job string) error {
+	key := "job:" + job
+	ok, err := rdb.SetNX(ctx, key, "me", time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	return rdb.Set(ctx, "job-state:"+job, "running", 0).Err() // want `Redis write via rdb.Set under the Redis SET NX lock is not fenced`
 }
