@@ -1,9 +1,11 @@
 package fence
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/fencelint/fencelint/rules"
@@ -620,30 +622,61 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 	return false
 }
 
-// sameKey reports whether a key-value call addresses the region's lock key.
+// sameKey reports whether a key-value call addresses the region's lock
+// key. Only key positions count (the key argument, or the keys of a
+// variadic DEL), so a lock key stored as a set member is still a write.
+// Keys are compared by how they are built: "lock:"+id twice, or
+// fmt.Sprintf("lock:%s", id) twice, is the same key.
 func (e *engine) sameKey(r *region, cc *ssa.CallCommon) bool {
 	ps := params(cc)
-	for _, a := range ps {
-		if a == r.key {
+	if len(ps) < 2 || r.key == nil {
+		return false
+	}
+	want := keyFingerprint(r.key, 0)
+	// Have: rdb.Del(ctx, keys...) / rdb.Expire(ctx, key, ttl) / rdb.Set(ctx, key, ...)
+	candidates := []ssa.Value{ps[1]}
+	if keys, ok := unpackVariadic(ps[len(ps)-1]); ok && len(ps) == 2 {
+		candidates = keys
+	}
+	for _, k := range candidates {
+		if k != nil && keyFingerprint(k, 0) == want {
 			return true
-		}
-		if r.keyConst != "" {
-			if s, ok := constString(a); ok && s == r.keyConst {
-				return true
-			}
-		}
-		if keys, ok := unpackVariadic(a); ok {
-			for _, k := range keys {
-				if k == r.key {
-					return true
-				}
-				if s, ok := constString(k); ok && r.keyConst != "" && s == r.keyConst {
-					return true
-				}
-			}
 		}
 	}
 	return false
+}
+
+// keyFingerprint renders how a key value is built: constants by value,
+// concatenations and calls of static functions structurally, anything
+// else by SSA identity.
+func keyFingerprint(v ssa.Value, depth int) string {
+	v = stripValue(v)
+	if s, ok := constString(v); ok {
+		return strconv.Quote(s)
+	}
+	if depth > 6 {
+		return fmt.Sprintf("%p", v)
+	}
+	switch x := v.(type) {
+	case *ssa.BinOp:
+		return "(" + keyFingerprint(x.X, depth+1) + x.Op.String() + keyFingerprint(x.Y, depth+1) + ")"
+	case *ssa.Call:
+		if fn := calleeFunc(x.Common()); fn != nil && !x.Common().IsInvoke() {
+			var b strings.Builder
+			b.WriteString(fn.FullName() + "(")
+			for _, a := range x.Common().Args {
+				if vals, ok := unpackVariadic(a); ok {
+					for _, el := range vals {
+						b.WriteString(keyFingerprint(el, depth+1) + ",")
+					}
+					continue
+				}
+				b.WriteString(keyFingerprint(a, depth+1) + ",")
+			}
+			return b.String() + ")"
+		}
+	}
+	return fmt.Sprintf("%p", v)
 }
 
 // inferWrapper records acquire wrappers and with-lock helpers as facts.

@@ -533,7 +533,11 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 }
 
 func describe(ev *eval) string {
-	s := "a " + ev.store + " write"
+	article := "a "
+	if ev.store != "" && strings.ContainsAny(ev.store[:1], "AEIOUaeiou") {
+		article = "an "
+	}
+	s := article + ev.store + " write"
 	if ev.target != "" {
 		s += " to " + ev.target
 	}

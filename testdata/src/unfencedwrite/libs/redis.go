@@ -3,6 +3,7 @@ package libs
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/bsm/redislock"
@@ -85,4 +86,24 @@ func releasedKeyBad(ctx context.Context, rdb *redis.Client, job string) error {
 	}
 	defer rdb.Del(ctx, key)
 	return rdb.Set(ctx, "job-state:"+job, "running", 0).Err() // want `Redis write via rdb.Set under the Redis SET NX lock is not fenced`
+}
+
+func rebuiltKeyBad(ctx context.Context, rdb *redis.Client, id string) error {
+	ok, err := rdb.SetNX(ctx, "lock:"+id, "me", time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, "lock:"+id) // ok: the release, with the key built again
+	rdb.SAdd(ctx, "active-locks", "lock:"+id) // want `Redis write via rdb.SAdd to active-locks under the Redis SET NX lock is not fenced`
+	return nil
+}
+
+func sprintfKeyGood(ctx context.Context, rdb *redis.Client, id string) error {
+	ok, err := rdb.SetNX(ctx, fmt.Sprintf("lock:%s", id), "me", time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	// ok: renewing and releasing the lock's own key is bookkeeping
+	rdb.Expire(ctx, fmt.Sprintf("lock:%s", id), time.Minute)
+	return rdb.Del(ctx, fmt.Sprintf("lock:%s", id)).Err()
 }
