@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
+	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -142,6 +143,7 @@ type engine struct {
 	memo map[ssa.Value]*origin
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
+	sqlCache          map[string][]*sqlcond.Statement
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -162,6 +164,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		summaries:   map[*ssa.Function]*FuncFact{},
 		inSummary:   map[*ssa.Function]bool{},
 		memo:        map[ssa.Value]*origin{},
+		sqlCache:    map[string][]*sqlcond.Statement{},
 	}
 }
 
