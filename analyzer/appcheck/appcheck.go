@@ -74,6 +74,9 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, w := range writes {
 			related = append(related, analysis.RelatedInformation{Pos: w.Pos, End: w.End, Message: "unfenced write " + w.Call})
 		}
+		if g.Read.IsValid() {
+			related = append([]analysis.RelatedInformation{{Pos: g.Read, Message: "stored fence read here"}}, related...)
+		}
 		related = append(related, analysis.RelatedInformation{Pos: g.Scope.Pos, Message: "lock scope opened here"})
 		ig.Report(pass, analysis.Diagnostic{
 			Pos:      g.Guard,

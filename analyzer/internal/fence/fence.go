@@ -144,6 +144,7 @@ type engine struct {
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
 	sqlCache          map[string][]*sqlcond.Statement
+	lastRead          token.Pos // the read behind the last "token" guard found
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {

@@ -32,6 +32,9 @@ func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) (toke
 			if pos == token.NoPos {
 				pos = ifi.Cond.Pos()
 			}
+			if kind == "token" {
+				e.lastRead = e.readOf(ifi.Cond)
+			}
 			return e.condStart(pos), e.condText(pos), kind
 		}
 	}
@@ -150,4 +153,90 @@ func (e *engine) isCheckCall(v ssa.Value) (token.Pos, string, bool) {
 		}
 	}
 	return token.NoPos, "", false
+}
+
+// readOf finds, for a Go-side comparison of the token with a stored value,
+// the call that read that value: QueryRow(...).Scan(&stored), a Get whose
+// result is compared. NoPos when it cannot be told.
+func (e *engine) readOf(cond ssa.Value) token.Pos {
+	bo, ok := cond.(*ssa.BinOp)
+	if !ok {
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			return e.readOf(u.X)
+		}
+		return token.NoPos
+	}
+	for _, side := range []ssa.Value{bo.X, bo.Y} {
+		if e.originOf(side).isToken() {
+			continue
+		}
+		if pos := e.readCall(side, 0); pos != token.NoPos {
+			return pos
+		}
+	}
+	return token.NoPos
+}
+
+func (e *engine) readCall(v ssa.Value, depth int) token.Pos {
+	if depth > 6 || v == nil {
+		return token.NoPos
+	}
+	switch x := stripValue(v).(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			if alloc, ok := x.X.(*ssa.Alloc); ok {
+				// Have: row.Scan(&stored): the call that filled the variable,
+				// through the variadic []any it was passed in.
+				if c := callUsing(alloc, 0); c != nil {
+					if recv := receiver(c.Common()); recv != nil {
+						if rc, ok := stripValue(recv).(*ssa.Call); ok {
+							return e.exprPos(rc.Pos())
+						}
+					}
+					return e.exprPos(c.Pos())
+				}
+			}
+			return e.readCall(x.X, depth+1)
+		}
+	case *ssa.Field:
+		return e.readCall(x.X, depth+1)
+	case *ssa.FieldAddr:
+		return e.readCall(x.X, depth+1)
+	case *ssa.Extract:
+		return e.readCall(x.Tuple, depth+1)
+	case *ssa.Call:
+		return e.exprPos(x.Pos())
+	}
+	return token.NoPos
+}
+
+// callUsing finds the first call that receives v, directly or through an
+// interface conversion and a variadic argument slice.
+func callUsing(v ssa.Value, depth int) *ssa.Call {
+	if depth > 4 || v.Referrers() == nil {
+		return nil
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			return r
+		case *ssa.MakeInterface:
+			if c := callUsing(r, depth+1); c != nil {
+				return c
+			}
+		case *ssa.Store:
+			if ia, ok := r.Addr.(*ssa.IndexAddr); ok && r.Val == v {
+				if arr, ok := ia.X.(*ssa.Alloc); ok {
+					for _, ar := range *arr.Referrers() {
+						if sl, ok := ar.(*ssa.Slice); ok {
+							if c := callUsing(sl, depth+1); c != nil {
+								return c
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
 }

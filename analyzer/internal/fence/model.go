@@ -95,6 +95,9 @@ type Write struct {
 	Guard     token.Pos
 	GuardText string
 	GuardKind string
+	// Read is, for a "token" guard, the call that read the stored value
+	// compared in Go (NoPos when unknown).
+	Read token.Pos
 	// Literal is the expression holding the write's condition: the SQL
 	// argument, the ConditionExpression value. NoPos when unknown.
 	Literal, LiteralEnd token.Pos

@@ -30,6 +30,7 @@ type eval struct {
 	litArg       int // index of the argument holding the condition, -1 if none
 	guardText    string
 	guardKind    string
+	read         token.Pos
 	sql          string
 	tokenOffsets []int
 	compares     []Compare
@@ -57,16 +58,18 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				continue
 			}
 			if ev.verdict == Unfenced || ev.verdict == RecordedOnly {
+				e.lastRead = token.NoPos
 				if g, text, kind := e.guardOf(f, instr, s); g != token.NoPos {
 					ev.verdict = AppChecked
 					ev.guard, ev.guardText, ev.guardKind = g, text, kind
+					ev.read = e.lastRead
 				}
 			}
 			w := &Write{
 				Pos: pos, End: pos, Call: e.callName(pos), Store: ev.store, Target: ev.target,
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
-				GuardText: ev.guardText, GuardKind: ev.guardKind, Instr: instr, Func: f,
+				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
 			}
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
