@@ -119,7 +119,9 @@ func TestLargeStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d > 500*time.Millisecond {
+	// Uncontended this is ~65 ms; the bound only has to catch a quadratic
+	// reader (minutes), not a busy shared CI machine.
+	if d > 5*time.Second {
 		t.Errorf("1 MB statement took %v", d)
 	}
 	if len(stmts) != 1 || len(stmts[0].Where) != 2 || stmts[0].Where[1].Or[0].Op != "IN" {
@@ -133,7 +135,7 @@ func TestLargeOrAndQuestionMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d > 500*time.Millisecond {
+	if d > 5*time.Second {
 		t.Errorf("%d bytes took %v", len(sql), d)
 	}
 	if n := len(stmts[0].Where[0].Or); n != 100_001 {
