@@ -253,8 +253,8 @@ func (p *parser) path() (Operand, int, error) {
 	var sb *strings.Builder // only allocated for multi-element paths
 	for {
 		t := p.peek()
-		if t.kind != tDot && t.kind != tLBrack {
-			break
+		if (t.kind != tDot && t.kind != tLBrack) || t.off != end {
+			break // a path has no spaces inside: "a .b" is not one path
 		}
 		if sb == nil {
 			sb = new(strings.Builder)
@@ -266,6 +266,9 @@ func (p *parser) path() (Operand, int, error) {
 			e := p.next()
 			if e.kind != tWord && e.kind != tName {
 				return Operand{}, 0, p.errorf(e, "expected a name after \".\", found %s", e.describe())
+			}
+			if e.off != t.end {
+				return Operand{}, 0, p.errorf(e, "unexpected space inside a path")
 			}
 			sb.WriteString(e.text)
 			end = e.end
