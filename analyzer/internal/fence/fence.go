@@ -229,9 +229,21 @@ func (e *engine) addFunc(f *ssa.Function) {
 	}
 }
 
+// testHook, set only by this package's tests, runs before each guarded
+// step so a test can make the engine panic on a chosen function.
+var testHook func(*ssa.Function)
+
 // guard runs fn for one SSA function and turns a panic into an Internal
 // record naming it, so one odd function never breaks a whole vet run.
 func (e *engine) guard(f *ssa.Function, fn func()) {
+	if testHook != nil {
+		defer func() {
+			if r := recover(); r != nil {
+				e.model.Internal = append(e.model.Internal, Internal{Pos: f.Pos(), Func: f.String(), Msg: fmt.Sprint(r)})
+			}
+		}()
+		testHook(f)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			e.model.Internal = append(e.model.Internal, Internal{
