@@ -13,8 +13,9 @@
 #   4. go test ./... with all of the above required (unit, analysistest,
 #      stub-vs-real-module, PostgreSQL proof, determinism, std soak, go vet
 #      and CLI end-to-end, golangci-lint and pre-commit integration);
-#   5. the PostgreSQL proof's statement count;
-#   6. every fuzz target for FUZZTIME (default 30s) each.
+#   5. the soak over std plus every dependency module;
+#   6. the PostgreSQL proof's statement count;
+#   7. every fuzz target for FUZZTIME (default 30s) each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +37,9 @@ export FENCELINT_GCL="$FENCELINT_GCL_DIR/custom-gcl"
 
 echo "--- go test ./..."
 go test ./...
+
+echo "--- soak: std and every dependency module (any finding is a false positive)"
+FENCELINT_SOAK_PATTERNS=all go test -count=1 -run '^TestSoakStd$' ./analyzer/internal/pgproof/
 
 echo "--- PostgreSQL proof"
 go test -count=1 -v -run '^TestPostgresProof$' ./analyzer/internal/pgproof/ 2>&1 | grep -E '^(pgproof:|--- (PASS|FAIL)|ok|FAIL)'
