@@ -23,7 +23,14 @@ var Consul = Lib{
 		{Func: "(*" + consul + ".KV).CAS", Kind: Conditional, Store: "consul KV", KeyArg: -1},
 		{Func: "(*" + consul + ".KV).DeleteCAS", Kind: Conditional, Store: "consul KV", KeyArg: -1},
 		{Func: "(*" + consul + ".KV).Acquire", Kind: Conditional, Store: "consul KV", KeyArg: -1},
-		{Func: "(*" + consul + ".KV).Txn", Kind: Conditional, Store: "consul KV", KeyArg: -1},
+		{Func: "(*" + consul + ".KV).Txn", Kind: ConsulTxn, Store: "consul KV", InputArg: 0, KeyArg: -1},
 	},
 	LockTypes: []string{consul + ".Lock"},
+}
+
+// ConsulCheckVerbs are the KV transaction verbs that make a consul Txn
+// conditional on state the store checks.
+var ConsulCheckVerbs = map[string]bool{
+	"check-session": true, "check-index": true, "check-not-exists": true,
+	"cas": true, "delete-cas": true, "lock": true, "unlock": true,
 }

@@ -93,8 +93,11 @@ const (
 	// ZKMulti: ZooKeeper Multi; fenced when it carries a CheckVersionRequest.
 	ZKMulti
 	// Conditional: a compare-and-set the store itself evaluates (consul
-	// CAS/Acquire/Txn): treated as fenced.
+	// CAS/Acquire): treated as fenced.
 	Conditional
+	// ConsulTxn: consul KV.Txn, fenced when one of its operations checks
+	// the session or an index (ConsulCheckVerbs) and blind otherwise.
+	ConsulTxn
 )
 
 // Write describes one storage write call.

@@ -266,8 +266,42 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return ev
 	case rules.Conditional:
 		return &eval{isWrite: true, verdict: Fenced}
+	case rules.ConsulTxn:
+		return e.evalConsulTxn(cc, w)
 	}
 	return &eval{}
+}
+
+// evalConsulTxn: a consul KV transaction is fenced when one of its
+// operations has the store check the session or an index; a transaction of
+// plain sets and deletes is blind. Operations built elsewhere: unknown.
+func (e *engine) evalConsulTxn(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ps := params(cc)
+	ev := &eval{isWrite: true, verdict: Unknown}
+	if w.InputArg >= len(ps) {
+		return ev
+	}
+	ops, ok := sliceElems(ps[w.InputArg])
+	if !ok || len(ops) == 0 {
+		return ev
+	}
+	for _, op := range ops {
+		fs, ok := fieldStores(op)
+		if !ok {
+			return ev
+		}
+		verb, ok := constString(fs["Verb"])
+		if !ok {
+			return ev
+		}
+		if rules.ConsulCheckVerbs[verb] {
+			ev.verdict = Fenced
+			return ev
+		}
+	}
+	ev.verdict = Unfenced
+	ev.detail = "no operation of the transaction checks the lock's session or an index"
+	return ev
 }
 
 func joinDetail(a, b string) string {

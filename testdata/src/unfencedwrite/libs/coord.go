@@ -104,3 +104,38 @@ func leaderGood(ctx context.Context, db *sql.DB) {
 //
 //fencelint:token
 func LeaderEpoch(transitions int64) int64 { return transitions }
+
+func consulTxnBad(client *api.Client, stop <-chan struct{}) error {
+	lock, err := client.LockKey("service/leader")
+	if err != nil {
+		return err
+	}
+	if _, err := lock.Lock(stop); err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	ops := api.KVTxnOps{
+		&api.KVTxnOp{Verb: api.KVSet, Key: "assign/a", Value: []byte("n1")},
+		&api.KVTxnOp{Verb: api.KVSet, Key: "assign/b", Value: []byte("n2")},
+	}
+	_, _, _, err = client.KV().Txn(ops, nil) // want `consul KV write via client.KV\(\).Txn under the consul lock is not fenced: no operation of the transaction checks the lock's session or an index`
+	return err
+}
+
+func consulTxnGood(client *api.Client, stop <-chan struct{}, session string) error {
+	lock, err := client.LockKey("service/leader")
+	if err != nil {
+		return err
+	}
+	if _, err := lock.Lock(stop); err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	// ok: the store checks that the lock is still held by our session
+	ops := api.KVTxnOps{
+		&api.KVTxnOp{Verb: api.KVCheckSession, Key: "service/leader", Session: session},
+		&api.KVTxnOp{Verb: api.KVSet, Key: "assign/a", Value: []byte("n1")},
+	}
+	_, _, _, err = client.KV().Txn(ops, nil)
+	return err
+}
