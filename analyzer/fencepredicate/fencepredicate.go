@@ -523,7 +523,7 @@ func (c *checker) checkDynamo(w *fence.Write) {
 	if kind != "UpdateItem" && kind != "PutItem" && kind != "DeleteItem" {
 		return // transactions: one unit, items judged by the engine
 	}
-	ps := params(call.Common())
+	ps := fence.Params(call.Common())
 	if len(ps) < 2 {
 		return
 	}

@@ -1,6 +1,7 @@
 package fencepredicate
 
 import (
+	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -30,21 +31,6 @@ func strip(v ssa.Value) ssa.Value {
 	return v
 }
 
-// stores returns the values stored at addr.
-func stores(addr ssa.Value) []ssa.Value {
-	refs := addr.Referrers()
-	if refs == nil {
-		return nil
-	}
-	var out []ssa.Value
-	for _, r := range *refs {
-		if s, ok := r.(*ssa.Store); ok && s.Addr == addr {
-			out = append(out, s.Val)
-		}
-	}
-	return out
-}
-
 // fieldValues returns, for &T{...} (or a load of it), the last value stored
 // in each named field.
 func fieldValues(v ssa.Value) (map[string]ssa.Value, bool) {
@@ -72,7 +58,7 @@ func fieldValues(v ssa.Value) (map[string]ssa.Value, bool) {
 		if !ok || fa.X != base {
 			continue
 		}
-		for _, s := range stores(fa) {
+		for _, s := range fence.StoresTo(fa) {
 			out[st.Field(fa.Field).Name()] = s
 		}
 	}
@@ -96,7 +82,7 @@ func constStr(v ssa.Value) (string, bool) {
 			return constStr(cc.Args[0])
 		}
 	case *ssa.Alloc:
-		if ss := stores(x); len(ss) == 1 {
+		if ss := fence.StoresTo(x); len(ss) == 1 {
 			return constStr(ss[0])
 		}
 	}
@@ -122,17 +108,6 @@ func mapLiteral(m ssa.Value) (map[string]ssa.Value, bool) {
 		}
 	}
 	return out, true
-}
-
-// params returns a call's declared arguments without the receiver.
-func params(cc *ssa.CallCommon) []ssa.Value {
-	if cc.IsInvoke() {
-		return cc.Args
-	}
-	if fn, ok := cc.Value.(*ssa.Function); ok && fn.Signature.Recv() != nil && len(cc.Args) > 0 {
-		return cc.Args[1:]
-	}
-	return cc.Args
 }
 
 // callee returns the function a call resolves to statically.

@@ -168,7 +168,7 @@ func (c *checker) followRows(res ssa.Value) rowsState {
 				st.escapes = true
 				continue
 			}
-			recv := receiverOf(cc)
+			recv := fence.Receiver(cc)
 			if !isSame(recv, res) {
 				st.escapes = true // passed to another function
 				continue
@@ -320,7 +320,7 @@ func (c *checker) checkQueryRow(w *fence.Write, call *ssa.Call) {
 			return // the row escapes
 		}
 		fn := callee(cu.Common())
-		if fn == nil || fn.Name() != "Scan" || !isSame(receiverOf(cu.Common()), call) {
+		if fn == nil || fn.Name() != "Scan" || !isSame(fence.Receiver(cu.Common()), call) {
 			return
 		}
 		scanErr = cu
@@ -528,7 +528,7 @@ func fieldName(t types.Type, i int) string {
 func hasPrecondition(call *ssa.Call) bool {
 	cc := call.Common()
 	args := cc.Args
-	if receiverOf(cc) != nil && !cc.IsInvoke() {
+	if fence.Receiver(cc) != nil && !cc.IsInvoke() {
 		args = args[1:]
 	}
 	if len(args) < 2 {

@@ -90,16 +90,6 @@ func strip(v ssa.Value) ssa.Value {
 	return v
 }
 
-func receiverOf(cc *ssa.CallCommon) ssa.Value {
-	if cc.IsInvoke() {
-		return cc.Value
-	}
-	if fn, ok := cc.Value.(*ssa.Function); ok && fn.Signature.Recv() != nil && len(cc.Args) > 0 {
-		return cc.Args[0]
-	}
-	return nil
-}
-
 func callee(cc *ssa.CallCommon) *types.Func {
 	if cc.IsInvoke() {
 		return cc.Method

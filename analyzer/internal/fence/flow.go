@@ -600,3 +600,15 @@ func (e *engine) callName(pos token.Pos) string {
 }
 
 func (e *engine) callExpr(pos token.Pos) *ast.CallExpr { return e.calls[pos] }
+
+// Params, Receiver and StoresTo are the engine's SSA helpers for the
+// analyzers that follow values themselves (fencepredicate, silentreject).
+
+// Params returns a call's declared arguments without the receiver.
+func Params(cc *ssa.CallCommon) []ssa.Value { return params(cc) }
+
+// Receiver returns a call's receiver, or nil for a plain function.
+func Receiver(cc *ssa.CallCommon) ssa.Value { return receiver(cc) }
+
+// StoresTo returns the values stored at addr.
+func StoresTo(addr ssa.Value) []ssa.Value { return storesTo(addr) }
