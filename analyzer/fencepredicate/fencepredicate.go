@@ -69,8 +69,6 @@ type checker struct {
 	pass  *analysis.Pass
 	model *fence.Model
 	ig    *directive.Ignores
-	lits  map[token.Pos]*ast.BasicLit
-	nodes map[[2]token.Pos]ast.Node // expressions by (Pos, End)
 	// recordedIn: per function, the columns some write of it records the
 	// token in (a transaction may record in another statement).
 	recordedIn map[*ssa.Function][]string
@@ -84,7 +82,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{
 		pass: pass, model: model, ig: directive.CollectIgnores(pass),
-		lits: map[token.Pos]*ast.BasicLit{}, nodes: map[[2]token.Pos]ast.Node{},
 		recordedIn: map[*ssa.Function][]string{}, seen: map[token.Pos]bool{},
 	}
 	for _, w := range model.Writes {
@@ -92,14 +89,9 @@ func run(pass *analysis.Pass) (any, error) {
 			c.recordedIn[w.Func] = append(c.recordedIn[w.Func], w.Recorded...)
 		}
 	}
-	indexed := false
 	for _, w := range model.Writes {
 		if w.Verdict != fence.WrongPredicate && w.Verdict != fence.Fenced {
 			continue
-		}
-		if !indexed {
-			c.index()
-			indexed = true
 		}
 		switch w.Store {
 		case "SQL":
@@ -110,24 +102,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.ig.Finish(pass, lintutil.Names)
 	return nil, nil
-}
-
-// index records string literals and expressions by position, to map the
-// engine's Literal positions back to syntax.
-func (c *checker) index() {
-	for _, f := range c.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.BasicLit:
-				if n.Kind == token.STRING {
-					c.lits[n.Pos()] = n
-				}
-			case ast.Expr:
-				c.nodes[[2]token.Pos{n.Pos(), n.End()}] = n
-			}
-			return true
-		})
-	}
 }
 
 func (c *checker) report(pos, end token.Pos, category, msg string, fix *analysis.SuggestedFix) {
@@ -160,8 +134,8 @@ type sqlText struct {
 }
 
 func (c *checker) sqlSource(w *fence.Write) sqlText {
-	lit := c.lits[w.Literal]
-	if lit == nil || lit.End() != w.LiteralEnd || len(lit.Value) < 2 {
+	lit, _ := lintutil.ExprAt(c.pass.Files, w.Literal, w.LiteralEnd).(*ast.BasicLit)
+	if lit == nil || lit.Kind != token.STRING || len(lit.Value) < 2 {
 		return sqlText{}
 	}
 	body := lit.Value[1 : len(lit.Value)-1]
@@ -653,7 +627,7 @@ func (c *checker) checkDynamo(w *fence.Write) {
 // input composite literal of w, and where to report.
 func (c *checker) dynamoCondition(w *fence.Write) (*ast.BasicLit, token.Pos, token.Pos) {
 	pos, end := anchor(w)
-	n := c.nodes[[2]token.Pos{w.Literal, w.LiteralEnd}]
+	n := lintutil.ExprAt(c.pass.Files, w.Literal, w.LiteralEnd)
 	if n == nil {
 		return nil, pos, end
 	}
