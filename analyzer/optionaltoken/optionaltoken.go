@@ -109,10 +109,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkDecls(f)
 	}
 	for _, f := range pass.Files {
-		if !strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
-			c.checkCalls(f) // tests pass 0 on purpose
-		}
-		c.checkBranches(f)
+		c.checkBody(f, !strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go"))
 	}
 	c.ig.Finish(pass, lintutil.Names)
 	return nil, nil
@@ -164,40 +161,12 @@ func (c *checker) findWriters() {
 			c.writers[fn] = true
 		}
 	}
-	callees := map[*types.Func][]*types.Func{}
-	for fn, fd := range c.decls {
-		if fd.Body == nil {
-			continue
-		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			callee, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-			if callee == nil {
-				return true
-			}
-			if c.isWriteCall(call, callee) {
-				c.writers[fn] = true
-			} else if _, local := c.decls[callee.Origin()]; local {
-				callees[fn] = append(callees[fn], callee.Origin())
-			}
-			return true
-		})
-	}
-	for changed := true; changed; { // at most len(decls) rounds
-		changed = false
-		for fn, cs := range callees {
-			if c.writers[fn] {
-				continue
-			}
-			for _, g := range cs {
-				if c.writers[g] {
-					c.writers[fn], changed = true, true
-					break
-				}
-			}
+	// The engine's summaries already say which functions write, directly
+	// or through local helpers (transitively) and imported facts: reuse
+	// them rather than walking every body again.
+	for fn := range c.decls {
+		if f := fence.FactOf(c.model, fn); f != nil && f.Write {
+			c.writers[fn] = true
 		}
 	}
 	for fn := range c.writers {
@@ -659,53 +628,75 @@ func (c *checker) tokenParams(fn *types.Func) map[int]bool {
 	return out
 }
 
-// checkCalls reports a literal 0 or nil passed for a token parameter.
-func (c *checker) checkCalls(f *ast.File) {
+// checkBody walks f once for both call checks (zero literals passed as
+// tokens; skipped in tests, which pass 0 on purpose) and branch checks.
+func (c *checker) checkBody(f *ast.File, calls bool) {
 	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if calls {
+				c.checkCall(n)
+			}
+			return true
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		default:
 			return true
 		}
-		fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-		if fn == nil || rules.IsLibraryPackage(pkgPath(fn)) {
-			return true
-		}
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
-				return true // T.M(recv, ...): arguments shifted by one
+		for i, s := range list {
+			if ifs, ok := s.(*ast.IfStmt); ok {
+				c.checkIf(ifs, list[i+1:])
 			}
-		}
-		if !c.calleeWrites(fn) {
-			return true // a read's revision 0 means "latest", not "unfenced"
-		}
-		tps := c.tokenParams(fn)
-		if len(tps) == 0 {
-			return true
-		}
-		sig := fn.Type().(*types.Signature)
-		np := sig.Params().Len()
-		for j, arg := range call.Args {
-			i := j
-			if sig.Variadic() && i >= np-1 {
-				if call.Ellipsis.IsValid() {
-					continue
-				}
-				i = np - 1
-			}
-			if !tps[i] {
-				continue
-			}
-			lit := c.zeroLiteral(arg)
-			if lit == "" {
-				continue
-			}
-			p := sig.Params().At(i)
-			c.report(arg.Pos(), arg.End(), "literal", fmt.Sprintf(
-				"literal %s passed as fencing token %s of %s: the write is not fenced; pass the lease's token",
-				lit, p.Name(), calleeName(c.pass.Pkg, fn)))
 		}
 		return true
 	})
+}
+
+// checkCall reports a literal 0 or nil passed for a token parameter.
+func (c *checker) checkCall(call *ast.CallExpr) {
+	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if fn == nil || rules.IsLibraryPackage(pkgPath(fn)) {
+		return
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
+			return // T.M(recv, ...): arguments shifted by one
+		}
+	}
+	if !c.calleeWrites(fn) {
+		return // a read's revision 0 means "latest", not "unfenced"
+	}
+	tps := c.tokenParams(fn)
+	if len(tps) == 0 {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	np := sig.Params().Len()
+	for j, arg := range call.Args {
+		i := j
+		if sig.Variadic() && i >= np-1 {
+			if call.Ellipsis.IsValid() {
+				continue
+			}
+			i = np - 1
+		}
+		if !tps[i] {
+			continue
+		}
+		lit := c.zeroLiteral(arg)
+		if lit == "" {
+			continue
+		}
+		p := sig.Params().At(i)
+		c.report(arg.Pos(), arg.End(), "literal", fmt.Sprintf(
+			"literal %s passed as fencing token %s of %s: the write is not fenced; pass the lease's token",
+			lit, p.Name(), calleeName(c.pass.Pkg, fn)))
+	}
 }
 
 // calleeWrites: the callee writes (this package's writers, write facts),
@@ -782,33 +773,11 @@ func (c *checker) zeroLiteral(e ast.Expr) string {
 
 // ---- branches ----
 
-// checkBranches reports ifs that fall back to an unfenced write when the
-// token is zero:
+// checkIf reports ifs that fall back to an unfenced write when the token
+// is zero:
 //
 //	if tok == 0 { blind write } else { write fenced by tok }
 //	if tok == 0 { blind write; return }; write fenced by tok
-func (c *checker) checkBranches(f *ast.File) {
-	ast.Inspect(f, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		default:
-			return true
-		}
-		for i, s := range list {
-			if ifs, ok := s.(*ast.IfStmt); ok {
-				c.checkIf(ifs, list[i+1:])
-			}
-		}
-		return true
-	})
-}
-
 func (c *checker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 	x, zeroInBody := c.zeroTest(ifs.Cond)
 	if x == nil {
