@@ -13,23 +13,23 @@ const goRedis = "github.com/redis/go-redis/v9"
 // through UniversalClient: one key per command name covers every receiver.
 const redisCmd = goRedis + ".cmd."
 
-func redisKey(fn *types.Func) (string, bool) {
+func redisKey(fn *types.Func) (funcKey, bool) {
 	if fn.Pkg() == nil || fn.Pkg().Path() != goRedis {
-		return "", false
+		return funcKey{}, false
 	}
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil {
-		return "", false
+		return funcKey{}, false
 	}
 	n := namedOf(sig.Recv().Type())
 	if n == nil {
-		return "", false
+		return funcKey{}, false
 	}
 	name := n.Obj().Name()
 	if strings.HasSuffix(name, "Cmd") || name == "Script" || strings.HasSuffix(name, "Cmder") {
-		return "", false
+		return funcKey{}, false
 	}
-	return redisCmd + fn.Name(), true
+	return funcKey{pkg: goRedis, recv: "cmd", name: fn.Name()}, true
 }
 
 func redisCmds(kind WriteKind, names ...string) []Write {

@@ -140,12 +140,12 @@ var Libs = []*Lib{
 }
 
 var (
-	acquireByFunc = map[string]*Acquire{}
-	releaseByFunc = map[string]bool{}
-	renewByFunc   = map[string]bool{}
-	tokenByFunc   = map[string]*Token{}
+	acquireByFunc = map[funcKey]*Acquire{}
+	releaseByFunc = map[funcKey]bool{}
+	renewByFunc   = map[funcKey]bool{}
+	tokenByFunc   = map[funcKey]*Token{}
 	tokenByField  = map[string]*Token{}
-	writeByFunc   = map[string]*Write{}
+	writeByFunc   = map[funcKey]*Write{}
 	lockTypes     = map[string]bool{}
 	callbacks     = map[string]bool{}
 	knownPaths    = map[string]bool{}
@@ -157,25 +157,25 @@ func init() {
 			knownPaths[p] = true
 		}
 		for i := range lib.Acquires {
-			acquireByFunc[lib.Acquires[i].Func] = &lib.Acquires[i]
+			acquireByFunc[parseKey(lib.Acquires[i].Func)] = &lib.Acquires[i]
 		}
 		for _, f := range lib.Releases {
-			releaseByFunc[f] = true
+			releaseByFunc[parseKey(f)] = true
 		}
 		for _, f := range lib.Renews {
-			renewByFunc[f] = true
+			renewByFunc[parseKey(f)] = true
 		}
 		for i := range lib.Tokens {
 			t := &lib.Tokens[i]
 			if t.Func != "" {
-				tokenByFunc[t.Func] = t
+				tokenByFunc[parseKey(t.Func)] = t
 			}
 			if t.Field != "" {
 				tokenByField[t.Field] = t
 			}
 		}
 		for i := range lib.Writes {
-			writeByFunc[lib.Writes[i].Func] = &lib.Writes[i]
+			writeByFunc[parseKey(lib.Writes[i].Func)] = &lib.Writes[i]
 		}
 		for _, t := range lib.LockTypes {
 			lockTypes[t] = true
@@ -193,11 +193,15 @@ func Key(fn *types.Func) string {
 	if fn == nil {
 		return ""
 	}
-	fn = fn.Origin()
-	if k, ok := redisKey(fn); ok {
-		return k
+	return keyOf(fn).String()
+}
+
+// lookupKey is keyOf for the table lookups, which accept a nil fn.
+func lookupKey(fn *types.Func) funcKey {
+	if fn == nil {
+		return funcKey{}
 	}
-	return fn.FullName()
+	return keyOf(fn)
 }
 
 // IsKnownPath reports whether importing path can make a package relevant.
@@ -227,19 +231,19 @@ func IsLibraryPackage(path string) bool {
 
 // AcquireOf returns the acquire rule for fn.
 func AcquireOf(fn *types.Func) (*Acquire, bool) {
-	a, ok := acquireByFunc[Key(fn)]
+	a, ok := acquireByFunc[lookupKey(fn)]
 	return a, ok
 }
 
 // IsRelease reports whether fn releases a lock.
-func IsRelease(fn *types.Func) bool { return releaseByFunc[Key(fn)] }
+func IsRelease(fn *types.Func) bool { return releaseByFunc[lookupKey(fn)] }
 
 // IsRenew reports whether fn extends a lease (lock bookkeeping).
-func IsRenew(fn *types.Func) bool { return renewByFunc[Key(fn)] }
+func IsRenew(fn *types.Func) bool { return renewByFunc[lookupKey(fn)] }
 
 // TokenOfFunc returns the token rule for a call of fn.
 func TokenOfFunc(fn *types.Func) (*Token, bool) {
-	t, ok := tokenByFunc[Key(fn)]
+	t, ok := tokenByFunc[lookupKey(fn)]
 	return t, ok
 }
 
@@ -255,7 +259,7 @@ func TokenOfField(owner types.Type, f *types.Var) (*Token, bool) {
 
 // WriteOf returns the write rule for fn.
 func WriteOf(fn *types.Func) (*Write, bool) {
-	w, ok := writeByFunc[Key(fn)]
+	w, ok := writeByFunc[lookupKey(fn)]
 	return w, ok
 }
 
