@@ -172,7 +172,7 @@ func (c *checker) checkSQL(w *fence.Write) {
 	if w.SQL == "" {
 		return
 	}
-	stmts, err := sqlcond.Parse(w.SQL)
+	stmts, err := c.model.ParseSQL(w.SQL)
 	if err != nil {
 		return
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
-	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -186,7 +185,7 @@ func (c *checker) isWriteCall(call *ast.CallExpr, fn *types.Func) bool {
 		if w.Kind == rules.SQLWrite && w.QueryArg >= 0 && w.QueryArg < len(call.Args) {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			tv := c.pass.TypesInfo.Types[call.Args[w.QueryArg]]
-			if tv.Value != nil && tv.Value.Kind() == constant.String && isReadSQL(constant.StringVal(tv.Value)) {
+			if tv.Value != nil && tv.Value.Kind() == constant.String && c.isReadSQL(constant.StringVal(tv.Value)) {
 				return false
 			}
 		}
@@ -1026,8 +1025,8 @@ func (c *checker) isBlindWrite(call *ast.CallExpr, fn *types.Func, key string) b
 }
 
 // isReadSQL: no statement of q writes.
-func isReadSQL(q string) bool {
-	stmts, err := sqlcond.Parse(q)
+func (c *checker) isReadSQL(q string) bool {
+	stmts, err := c.model.ParseSQL(q)
 	if err != nil || len(stmts) == 0 {
 		return false
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
-	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 	"honnef.co/go/tools/analysis/lint"
@@ -65,8 +64,9 @@ if n, err := res.RowsAffected(); err != nil || n == 0 {
 var Analyzer = Lint.Analyzer
 
 type checker struct {
-	pass *analysis.Pass
-	ig   *directive.Ignores
+	pass  *analysis.Pass
+	model *fence.Model
+	ig    *directive.Ignores
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -74,7 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	c := &checker{pass: pass, ig: directive.CollectIgnores(pass)}
+	c := &checker{pass: pass, model: model, ig: directive.CollectIgnores(pass)}
 	for _, w := range model.Writes {
 		switch w.Verdict {
 		case fence.Fenced, fence.WrongPredicate, fence.WeakToken:
@@ -310,7 +310,7 @@ func (c *checker) retries(w *fence.Write, from *ssa.BasicBlock) bool {
 // ---- SQL QueryRow ... RETURNING ----
 
 func (c *checker) checkQueryRow(w *fence.Write, call *ssa.Call) {
-	if !returning(w.SQL) {
+	if !c.returning(w.SQL) {
 		return
 	}
 	var scanErr ssa.Value
@@ -331,8 +331,8 @@ func (c *checker) checkQueryRow(w *fence.Write, call *ssa.Call) {
 	c.checkErr(w, scanErr, "sql")
 }
 
-func returning(sql string) bool {
-	stmts, err := sqlcond.Parse(sql)
+func (c *checker) returning(sql string) bool {
+	stmts, err := c.model.ParseSQL(sql)
 	if err != nil {
 		return false
 	}

@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
-	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -58,6 +57,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		return &Origin{Desc: o.desc, Pos: o.pos, Weak: o.weak, Why: o.why}
 	}
 	model.ScopeOf = e.scopeOf
+	model.sql = e.sql
 	model.CallAt = func(p token.Pos) *ast.CallExpr { return e.calls[p] }
 	// Order by file name and offset, not token.Pos: drivers parse files in
 	// parallel, so the Pos ranges files get vary from run to run.
@@ -143,7 +143,7 @@ type engine struct {
 	memo map[ssa.Value]*origin
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
-	sqlCache          map[string][]*sqlcond.Statement
+	sql               *sqlCache
 	lastRead          token.Pos // the read behind the last "token" guard found
 }
 
@@ -165,7 +165,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		summaries:   map[*ssa.Function]*FuncFact{},
 		inSummary:   map[*ssa.Function]bool{},
 		memo:        map[ssa.Value]*origin{},
-		sqlCache:    map[string][]*sqlcond.Statement{},
+		sql:         &sqlCache{},
 	}
 }
 

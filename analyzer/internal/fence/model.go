@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -165,4 +166,16 @@ type Model struct {
 	// called in this package: local inference and directives, or imported
 	// facts. Analyzers declare no fact types, so they read facts here.
 	FactOf func(*types.Func) *FuncFact
+
+	sql *sqlCache
+}
+
+// ParseSQL parses q with sqlcond, once per package: the engine has parsed
+// most texts already. The statements are shared: callers must not modify
+// them.
+func (m *Model) ParseSQL(q string) ([]*sqlcond.Statement, error) {
+	if m == nil || m.sql == nil {
+		return sqlcond.Parse(q)
+	}
+	return m.sql.parse(q)
 }

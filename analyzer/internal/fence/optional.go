@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -87,7 +86,7 @@ func (e *engine) writes(fn *types.Func) bool {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if w.Kind == rules.SQLWrite && w.QueryArg >= 0 && w.QueryArg < len(ps) {
-				if q, ok := constString(ps[w.QueryArg]); ok && !isWriteSQL(q) {
+				if q, ok := constString(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
 					return
 				}
 			}
@@ -108,8 +107,8 @@ func (e *engine) writes(fn *types.Func) bool {
 }
 
 // isWriteSQL: some statement of q writes (or q cannot be read: assume so).
-func isWriteSQL(q string) bool {
-	stmts, err := sqlcond.Parse(q)
+func (e *engine) isWriteSQL(q string) bool {
+	stmts, err := e.sql.parse(q)
 	if err != nil || len(stmts) == 0 {
 		return true
 	}

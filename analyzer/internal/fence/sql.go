@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"strings"
+	"sync"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
@@ -71,15 +72,40 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 // parseSQL reads query once per package: the same text is evaluated at
 // every call site, and again for summaries (profiled: 12% of the engine).
 func (e *engine) parseSQL(query string) []*sqlcond.Statement {
-	if stmts, ok := e.sqlCache[query]; ok {
-		return stmts
-	}
-	stmts, err := sqlcond.Parse(query)
+	stmts, err := e.sql.parse(query)
 	if err != nil {
-		stmts = nil
+		return nil
 	}
-	e.sqlCache[query] = stmts
 	return stmts
+}
+
+// sqlCache holds parsed SQL by text for the engine and, through
+// Model.ParseSQL, for the analyzers that read the same statements (they
+// may run concurrently on one package: hence the lock).
+type sqlCache struct {
+	mu sync.Mutex
+	m  map[string]parsedSQL
+}
+
+type parsedSQL struct {
+	stmts []*sqlcond.Statement
+	err   error
+}
+
+func (c *sqlCache) parse(query string) ([]*sqlcond.Statement, error) {
+	c.mu.Lock()
+	p, ok := c.m[query]
+	c.mu.Unlock()
+	if !ok {
+		p.stmts, p.err = sqlcond.Parse(query)
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]parsedSQL{}
+		}
+		c.m[query] = p
+		c.mu.Unlock()
+	}
+	return p.stmts, p.err
 }
 
 // sqlUnit is the transaction or batch a statement runs in: the receiver

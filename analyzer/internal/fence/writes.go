@@ -608,7 +608,7 @@ func (e *engine) writesAnywhere(f *ssa.Function) bool {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if (w.Kind == rules.SQLWrite) && w.QueryArg >= 0 && w.QueryArg < len(ps) {
-				if q, ok := constString(ps[w.QueryArg]); ok && !isWriteSQL(q) {
+				if q, ok := constString(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
 					return
 				}
 			}
