@@ -160,10 +160,17 @@ func (e *engine) calleeFact(fn *types.Func) *FuncFact {
 		return f
 	}
 	if fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {
-		f := new(FuncFact)
-		if e.pass.ImportObjectFact(fn, f) {
+		// Imported facts are asked for at every call site; the driver
+		// decodes a fresh copy each time, so remember the answer.
+		if f, ok := e.imported[fn]; ok {
 			return f
 		}
+		f := new(FuncFact)
+		if !e.pass.ImportObjectFact(fn, f) {
+			f = nil
+		}
+		e.imported[fn] = f
+		return f
 	}
 	return nil
 }

@@ -122,6 +122,7 @@ type engine struct {
 
 	// local knowledge, later exported as facts
 	local       map[*types.Func]*FuncFact
+	imported    map[*types.Func]*FuncFact // facts of other packages' functions, nil if none
 	tokenFields map[*types.Var]bool
 
 	// scopes of whole function bodies (lease/token parameters, callbacks,
@@ -156,6 +157,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		binops:      map[token.Pos]*ast.BinaryExpr{},
 		decls:       map[*types.Func]*ast.FuncDecl{},
 		local:       map[*types.Func]*FuncFact{},
+		imported:    map[*types.Func]*FuncFact{},
 		tokenFields: map[*types.Var]bool{},
 		bodyScope:   map[*ssa.Function]*Scope{},
 		instrScope:  map[ssa.Instruction]*Scope{},

@@ -16,14 +16,45 @@ import (
 // and before its release (to the function's end when the release is
 // deferred).
 type region struct {
-	scope  *Scope
-	call   *ssa.Call
-	acq    acquireInfo
-	instrs map[ssa.Instruction]bool
+	scope *Scope
+	call  *ssa.Call
+	acq   acquireInfo
+	// spans are the instructions of the region, per block: Instrs[from:to]
+	// for each span, in increasing order. (A map of every instruction cost
+	// a tenth of the engine's allocation.)
+	spans map[*ssa.BasicBlock][]span
 	// key is the lock key of key-value locks: writes to it are the lock's
 	// own bookkeeping.
 	key      ssa.Value
 	keyConst string
+}
+
+type span struct{ from, to int }
+
+// instrs returns the region's instructions in block order, so that what is
+// derived from them (facts) does not depend on map order.
+func (r *region) instrs(f *ssa.Function) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, b := range f.Blocks {
+		for _, s := range r.spans[b] {
+			out = append(out, b.Instrs[s.from:s.to]...)
+		}
+	}
+	return out
+}
+
+// addSpan adds Instrs[s.from:s.to] of b to the region. A block is entered
+// again only at an earlier start (the acquire's own block, through a
+// loop), and the scan from there may stop at a release before the first
+// span: keep both then.
+func (r *region) addSpan(b *ssa.BasicBlock, s span) {
+	old := r.spans[b]
+	if len(old) > 0 && s.to >= old[0].from {
+		old[0].from = min(old[0].from, s.from)
+		old[0].to = max(old[0].to, s.to)
+		return
+	}
+	r.spans[b] = append([]span{s}, old...)
 }
 
 type acquireInfo struct {
@@ -307,7 +338,7 @@ func (e *engine) findRegions(f *ssa.Function) {
 // distributed locker or elector runs fn under a lock that hands it no token.
 func (e *engine) gocronTask(call *ssa.Call) {
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.FullName() != rules.GocronTask || !e.usesGocronDistributed() {
+	if fn == nil || fn.Name() != "NewTask" || fn.FullName() != rules.GocronTask || !e.usesGocronDistributed() {
 		return
 	}
 	ps := params(call.Common())
@@ -393,10 +424,10 @@ func funcOf(v ssa.Value) *ssa.Function {
 // openRegion computes the instructions after a successful acquire.
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	r := &region{
-		scope:  &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai)},
-		call:   call,
-		acq:    ai,
-		instrs: map[ssa.Instruction]bool{},
+		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai)},
+		call:  call,
+		acq:   ai,
+		spans: map[*ssa.BasicBlock][]span{},
 	}
 	if ai.keyArg >= 0 {
 		if ps := params(call.Common()); ai.keyArg < len(ps) {
@@ -421,13 +452,14 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 		}
 		started[it.b] = it.start
 		released := false
-		for _, instr := range it.b.Instrs[it.start:] {
+		end := len(it.b.Instrs)
+		for i, instr := range it.b.Instrs[it.start:] {
 			if c, ok := instr.(*ssa.Call); ok && c != call && e.isReleaseFor(r, c) {
-				released = true
+				released, end = true, it.start+i
 				break
 			}
-			r.instrs[instr] = true
 		}
+		r.addSpan(it.b, span{it.start, end})
 		if released {
 			continue
 		}
@@ -450,9 +482,13 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 			}
 		}
 	}
-	for instr := range r.instrs {
-		if e.instrScope[instr] == nil {
-			e.instrScope[instr] = r.scope
+	for b, ss := range r.spans {
+		for _, s := range ss {
+			for _, instr := range b.Instrs[s.from:s.to] {
+				if e.instrScope[instr] == nil {
+					e.instrScope[instr] = r.scope
+				}
+			}
 		}
 	}
 	e.regions[f] = append(e.regions[f], r)
@@ -685,15 +721,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	if !ok {
 		return
 	}
-	// Walk the region in block order: map order would make facts vary.
-	var ordered []ssa.Instruction
-	for _, b := range f.Blocks {
-		for _, instr := range b.Instrs {
-			if r.instrs[instr] {
-				ordered = append(ordered, instr)
-			}
-		}
-	}
+	ordered := r.instrs(f)
 	// with-lock helper: calls a func parameter inside the region.
 	for _, instr := range ordered {
 		c, ok := instr.(*ssa.Call)
