@@ -195,10 +195,10 @@ func ssaOnly(pkg *packages.Package) cost {
 // Budgets): inside one function with a lease parameter, 3x the switch cases
 // (3x the CFG blocks and writes) must cost the engine's own analysis (its
 // run minus SSA construction) less than 6x; and a function over the
-// 20,000-instruction budget is skipped (no writes), in bounded time. SSA
-// construction itself (x/tools' lifting) grows faster than linearly with
-// the size of one function; it is logged, and only guarded against an
-// explosion.
+// 20,000-instruction budget is skipped (no writes) before its SSA is
+// built (the engine's AST budget). SSA construction itself (x/tools'
+// lifting) grows faster than linearly with the size of one function; it is
+// logged, and only guarded against an explosion.
 func TestBudgetFunctionSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates giant functions")
@@ -243,6 +243,12 @@ func TestBudgetFunctionSize(t *testing.T) {
 	}
 	if over.cpu > 20*time.Second {
 		t.Errorf("a function over budget took %v", over.cpu)
+	}
+	// The AST budget (maxSyntaxNodes) skips it before SSA is built: the
+	// engine must cost a small fraction of building its SSA.
+	if over.bytes > overBuild.bytes/10 {
+		t.Errorf("the engine allocated %d MB on a function over budget, building its SSA takes %d MB: SSA was built before the budget check",
+			over.bytes>>20, overBuild.bytes>>20)
 	}
 }
 

@@ -29,3 +29,9 @@ func TestLibraries(t *testing.T) {
 func TestRobust(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/robust")
 }
+
+// TestFunctionFilter: findings that depend on functions the engine's
+// per-function SSA filter must keep (helpers, callbacks, token parameters).
+func TestFunctionFilter(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/filter")
+}

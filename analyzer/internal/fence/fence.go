@@ -25,6 +25,15 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact)},
 }
 
+// allFuncs turns the per-function filter off (see selectDecls): an escape
+// hatch for users, and what tests compare the filter against.
+var allFuncs bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&allFuncs, "allfuncs", false,
+		"build SSA for every function of a relevant package, not only those that touch a lock, lease, token or storage API (slower; for comparison)")
+}
+
 // Budgets keep the engine linear in the size of the code: a function with
 // more SSA instructions than maxInstrs is skipped (it is generated or
 // table-like code, not a lock holder), and value tracing stops at maxDepth.
@@ -118,7 +127,6 @@ type engine struct {
 	calls  map[token.Pos]*ast.CallExpr // by Lparen
 	sels   map[token.Pos]*ast.SelectorExpr
 	binops map[token.Pos]*ast.BinaryExpr // by OpPos
-	decls  map[*types.Func]*ast.FuncDecl
 
 	// local knowledge, later exported as facts
 	local       map[*types.Func]*FuncFact
@@ -155,7 +163,6 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		calls:       map[token.Pos]*ast.CallExpr{},
 		sels:        map[token.Pos]*ast.SelectorExpr{},
 		binops:      map[token.Pos]*ast.BinaryExpr{},
-		decls:       map[*types.Func]*ast.FuncDecl{},
 		local:       map[*types.Func]*FuncFact{},
 		imported:    map[*types.Func]*FuncFact{},
 		tokenFields: map[*types.Var]bool{},
@@ -188,10 +195,14 @@ func (e *engine) buildSSA() (ok bool) {
 	for _, p := range e.pass.Pkg.Imports() {
 		e.prog.CreatePackage(p, nil, nil, true)
 	}
-	e.pkg = e.prog.CreatePackage(e.pass.Pkg, e.pass.Files, e.pass.TypesInfo, false)
+	files, skipped := e.selectDecls()
+	e.model.SkippedFuncs = skipped
+	e.pkg = e.prog.CreatePackage(e.pass.Pkg, files, e.pass.TypesInfo, false)
 	e.pkg.Build()
 
-	for _, f := range e.pass.Files {
+	// Index the syntax SSA positions point into; bodies selectDecls removed
+	// are not walked.
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
@@ -200,10 +211,6 @@ func (e *engine) buildSSA() (ok bool) {
 				e.sels[n.Sel.Pos()] = n
 			case *ast.BinaryExpr:
 				e.binops[n.OpPos] = n
-			case *ast.FuncDecl:
-				if fn, ok := e.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
-					e.decls[fn] = n
-				}
 			}
 			return true
 		})
@@ -225,6 +232,9 @@ func (e *engine) buildSSA() (ok bool) {
 }
 
 func (e *engine) addFunc(f *ssa.Function) {
+	if !hasBody(f) {
+		return // no SSA built: see selectDecls
+	}
 	e.funcs = append(e.funcs, f)
 	for _, anon := range f.AnonFuncs {
 		e.addFunc(anon)

@@ -150,8 +150,11 @@ type Internal struct {
 type Model struct {
 	// Relevant is false when the fast path skipped the package.
 	Relevant bool
-	Writes   []*Write
-	Internal []Internal
+	// SkippedFuncs counts the function bodies of a relevant package that
+	// the per-function filter found nothing lock-related in (no SSA built).
+	SkippedFuncs int
+	Writes       []*Write
+	Internal     []Internal
 
 	// For analyzers that need more than the verdicts: the package's SSA
 	// functions, and the engine's own views of them. Nil when !Relevant.

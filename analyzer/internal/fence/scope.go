@@ -415,10 +415,24 @@ func funcOf(v ssa.Value) *ssa.Function {
 		return v
 	case *ssa.MakeClosure:
 		if fn, ok := v.Fn.(*ssa.Function); ok {
-			return fn
+			return boundMethod(fn)
 		}
 	}
 	return nil
+}
+
+// boundMethod maps the wrapper SSA makes for a method value (s.archive
+// passed as a callback: a closure over "archive$bound") to the method.
+func boundMethod(fn *ssa.Function) *ssa.Function {
+	if fn.Synthetic == "" || !strings.HasSuffix(fn.Name(), "$bound") {
+		return fn
+	}
+	if m, ok := fn.Object().(*types.Func); ok {
+		if real := fn.Prog.FuncValue(m); real != nil {
+			return real
+		}
+	}
+	return fn
 }
 
 // openRegion computes the instructions after a successful acquire.

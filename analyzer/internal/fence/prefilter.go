@@ -1,0 +1,362 @@
+package fence
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxSyntaxNodes is the AST budget of one function declaration: a body
+// this large would exceed maxInstrs once in SSA form (about 0.6 SSA
+// instructions per node on generated switch tables), and building its SSA
+// alone cost 376 MB and half a second before the instruction budget could
+// skip it.
+const maxSyntaxNodes = 2 * maxInstrs
+
+// The per-function relevance filter. The package-level fast path (relevant)
+// skips packages with nothing lock-related in reach; inside a relevant
+// package most functions still touch no lock, lease, token or storage
+// write, and building their SSA was half of the engine's time. A function
+// needs SSA when, by its syntax and types alone:
+//
+//   - its signature mentions a relevant type (a lease, lock or session
+//     type, a type of a library rules/ knows or of a package with facts)
+//     or a token-named parameter;
+//   - its body uses an object of such a package, a value or selection of
+//     a relevant type, a token field, or a function with a relevant
+//     signature;
+//   - it carries a //fencelint: directive, or has a fact of its own;
+//   - it calls or refers to a function of this package that needs SSA
+//     (writes and acquires propagate to callers through summaries).
+//
+// A function that fails every test has no write, acquire, token or check
+// the engine could see, so it has nothing to report and no fact to export.
+// Callees of needed functions that fail the tests are not needed either:
+// the engine never looks inside a callee's body, only at its summary, and
+// a function with nothing relevant has an empty summary.
+type prefilter struct {
+	e        *engine
+	pkgs     map[*types.Package]bool
+	types    map[types.Type]bool
+	needed   map[*ast.FuncDecl]bool
+	callers  map[*ast.FuncDecl][]*ast.FuncDecl
+	declOf   map[*types.Func]*ast.FuncDecl
+	dirSpans [][2]int // positions of //fencelint: comments
+}
+
+// selectDecls returns the package's files with the bodies of functions
+// that do not need SSA removed (shallow copies; the originals are not
+// modified), and how many bodies it removed.
+func (e *engine) selectDecls() ([]*ast.File, int) {
+	p := &prefilter{
+		e:       e,
+		pkgs:    map[*types.Package]bool{},
+		types:   map[types.Type]bool{},
+		needed:  map[*ast.FuncDecl]bool{},
+		callers: map[*ast.FuncDecl][]*ast.FuncDecl{},
+		declOf:  map[*types.Func]*ast.FuncDecl{},
+	}
+	for _, f := range e.pass.Files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//fencelint:") {
+					p.dirSpans = append(p.dirSpans, [2]int{int(c.Pos()), int(c.End())})
+				}
+			}
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if fn, ok := e.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					p.declOf[fn] = fd
+				}
+			}
+		}
+	}
+	if allFuncs {
+		return e.pass.Files, 0
+	}
+	var work []*ast.FuncDecl
+	for _, f := range e.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if p.direct(fd) {
+				p.needed[fd] = true
+				work = append(work, fd)
+			}
+		}
+	}
+	for len(work) > 0 { // callers of needed functions are needed: linear in edges
+		fd := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range p.callers[fd] {
+			if !p.needed[c] {
+				p.needed[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+
+	removed := 0
+	files := make([]*ast.File, len(e.pass.Files))
+	for i, f := range e.pass.Files {
+		files[i] = f
+		var decls []ast.Decl
+		for j, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || (p.needed[fd] && !tooLarge(fd)) || (fd.Recv == nil && fd.Name.Name == "init") {
+				continue
+			}
+			if decls == nil {
+				decls = append([]ast.Decl(nil), f.Decls...)
+			}
+			stub := *fd
+			stub.Body = nil
+			decls[j] = &stub
+			removed++
+		}
+		if decls != nil {
+			cp := *f
+			cp.Decls = decls
+			files[i] = &cp
+		}
+	}
+	return files, removed
+}
+
+// tooLarge applies the AST budget before SSA is built.
+func tooLarge(fd *ast.FuncDecl) bool {
+	n := 0
+	ast.Inspect(fd, func(ast.Node) bool {
+		n++
+		return n <= maxSyntaxNodes
+	})
+	return n > maxSyntaxNodes
+}
+
+// direct reports whether fd needs SSA by itself, and records its calls of
+// and references to other functions of the package.
+func (p *prefilter) direct(fd *ast.FuncDecl) bool {
+	info := p.e.pass.TypesInfo
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return true // cannot tell: build it
+	}
+	if p.e.local[fn] != nil || p.hasDirective(fd) {
+		return true
+	}
+	if p.signature(fn.Type().(*types.Signature)) {
+		return true
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.Ident:
+			obj := info.Uses[n]
+			if obj == nil {
+				obj = info.Defs[n]
+			}
+			if obj != nil && p.object(fd, obj) {
+				found = true
+			}
+		case *ast.SelectorExpr:
+			if sel := info.Selections[n]; sel != nil && p.typ(sel.Recv()) {
+				found = true
+			}
+		case *ast.CallExpr:
+			if tv, ok := info.Types[n]; ok && tv.Type != nil && p.typ(tv.Type) {
+				found = true // a call whose result is a lease, a lock, ...
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (p *prefilter) hasDirective(fd *ast.FuncDecl) bool {
+	start, end := int(fd.Pos()), int(fd.End())
+	if fd.Doc != nil {
+		start = int(fd.Doc.Pos())
+	}
+	for _, s := range p.dirSpans {
+		if s[0] >= start && s[1] <= end {
+			return true
+		}
+	}
+	return false
+}
+
+// object reports whether a use of obj in fd makes fd relevant, and records
+// uses of the package's own functions as call edges.
+func (p *prefilter) object(fd *ast.FuncDecl, obj types.Object) bool {
+	switch obj := obj.(type) {
+	case *types.PkgName:
+		return false // the selected member is checked on its own
+	case *types.Func:
+		obj = obj.Origin()
+		if obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg {
+			if p.pkg(obj.Pkg()) {
+				return true
+			}
+		} else if callee := p.declOf[obj]; callee != nil {
+			if callee != fd {
+				p.callers[callee] = append(p.callers[callee], fd)
+			}
+			if p.e.local[obj] != nil {
+				return true
+			}
+		}
+		sig, ok := obj.Type().(*types.Signature)
+		return ok && p.signature(sig)
+	case *types.Var:
+		if p.e.tokenFields[obj] {
+			return true
+		}
+		if obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg && obj.IsField() && p.pkg(obj.Pkg()) {
+			return true
+		}
+		return p.typ(obj.Type())
+	case *types.TypeName:
+		return p.typ(obj.Type())
+	case *types.Const:
+		return obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg && p.pkg(obj.Pkg())
+	}
+	return false
+}
+
+// signature: what makes a body a scope or an acquire wrapper (a lease,
+// lock or token type as receiver, parameter or result, a token-named
+// parameter: optional tokens are judged whatever their type, a callback
+// parameter receiving a lease). Other types in a signature matter only if
+// the body uses them, which direct sees.
+func (p *prefilter) signature(sig *types.Signature) bool {
+	if r := sig.Recv(); r != nil && p.scopeType(r.Type()) {
+		return true
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		v := sig.Params().At(i)
+		if rules.IsTokenParamName(v.Name()) || p.scopeType(v.Type()) {
+			return true
+		}
+		if cb, ok := v.Type().Underlying().(*types.Signature); ok && cb != sig && p.signature(cb) {
+			return true
+		}
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		if p.scopeType(sig.Results().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeType: a lease-shaped, lock or token type, or a pointer to one.
+func (p *prefilter) scopeType(t types.Type) bool {
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	if _, ok := rules.LeaseOf(n); ok {
+		return true
+	}
+	return rules.IsLockType(n) || isTokenType(n)
+}
+
+// pkg: a library rules/ describes, or a package with fencelint facts.
+func (p *prefilter) pkg(pkg *types.Package) bool {
+	if r, ok := p.pkgs[pkg]; ok {
+		return r
+	}
+	path := pkg.Path()
+	r := rules.IsKnownPath(path) || rules.IsLibraryPackage(path) || p.e.pass.ImportPackageFact(pkg, new(PackageFact))
+	p.pkgs[pkg] = r
+	return r
+}
+
+// typ: t is or contains (through pointers, containers, func signatures and
+// unnamed structs) a named type of a relevant package, a lease-shaped
+// type, a lock type or a token type.
+func (p *prefilter) typ(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if r, ok := p.types[t]; ok {
+		return r
+	}
+	p.types[t] = false // cycles: recursive types are decided by their other parts
+	r := p.typ1(t)
+	p.types[t] = r
+	return r
+}
+
+func (p *prefilter) typ1(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Alias:
+		return p.typ(types.Unalias(t))
+	case *types.Named:
+		if p.scopeType(t) {
+			return true
+		}
+		if pkg := t.Obj().Pkg(); pkg != nil && pkg != p.e.pass.Pkg && p.pkg(pkg) {
+			return true
+		}
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			if p.typ(t.TypeArgs().At(i)) {
+				return true
+			}
+		}
+		// The package's own wrapper types are not looked into: the body's
+		// use of their relevant fields and methods is seen on its own.
+		return false
+	case *types.Pointer:
+		return p.typ(t.Elem())
+	case *types.Slice:
+		return p.typ(t.Elem())
+	case *types.Array:
+		return p.typ(t.Elem())
+	case *types.Map:
+		return p.typ(t.Key()) || p.typ(t.Elem())
+	case *types.Chan:
+		return p.typ(t.Elem())
+	case *types.Signature:
+		return p.tuple(t.Params()) || p.tuple(t.Results())
+	case *types.Tuple:
+		return p.tuple(t)
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			if p.typ(t.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Interface:
+		for i := 0; i < t.NumMethods(); i++ {
+			if p.typ(t.Method(i).Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (p *prefilter) tuple(t *types.Tuple) bool {
+	for i := 0; i < t.Len(); i++ {
+		if p.typ(t.At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBody reports whether SSA was built for f (selectDecls removes bodies).
+func hasBody(f *ssa.Function) bool { return len(f.Blocks) > 0 }
