@@ -665,6 +665,28 @@ func TestLiftAnalyzerFlags(t *testing.T) {
 	}
 }
 
+// Flags of required analyzers (the engine's) are lifted too, once each
+// even when several analyzers require the same one.
+func TestLiftRequiredAnalyzerFlags(t *testing.T) {
+	engine := &analysis.Analyzer{Name: "engine", Doc: "engine", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	engine.Flags.Bool("allfuncs", false, "all functions")
+	a, b := fakeAnalyzer(), fakeAnalyzer()
+	b.Analyzer = &analysis.Analyzer{Name: "other", Doc: "other", Run: a.Analyzer.Run}
+	a.Analyzer.Requires = []*analysis.Analyzer{engine}
+	b.Analyzer.Requires = []*analysis.Analyzer{engine}
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	lifted := liftAnalyzerFlags(fs, []*lint.Analyzer{a, b})
+	if !slices.Equal(lifted, []string{"fake.mode", "fake.verbose", "engine.allfuncs"}) {
+		t.Fatalf("lifted = %q", lifted)
+	}
+	if err := fs.Parse([]string{"-engine.allfuncs"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := engine.Flags.Lookup("allfuncs").Value.String(); got != "true" {
+		t.Errorf("engine flag allfuncs = %q, want true", got)
+	}
+}
+
 func TestSetCacheDir(t *testing.T) {
 	base := t.TempDir()
 	t.Setenv("STATICCHECK_CACHE", base)

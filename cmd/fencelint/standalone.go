@@ -412,17 +412,30 @@ func captureStdout(w io.Writer, fn func() int) (int, error) {
 	return status, err
 }
 
-// liftAnalyzerFlags exposes each analyzer's own flags, which lintcmd
-// ignores, as -NAME.FLAG (go vet's spelling), sharing the analyzer's
-// flag.Value. It returns the lifted names.
+// liftAnalyzerFlags exposes each analyzer's own flags, and those of the
+// analyzers it requires (the engine's -fencelint_fence.allfuncs), which
+// lintcmd ignores, as -NAME.FLAG (go vet's spelling), sharing the
+// analyzer's flag.Value. It returns the lifted names.
 func liftAnalyzerFlags(fs *flag.FlagSet, as []*lint.Analyzer) []string {
 	var names []string
-	for _, a := range as {
-		a.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
-			name := a.Analyzer.Name + "." + f.Name
+	seen := map[*analysis.Analyzer]bool{}
+	var lift func(a *analysis.Analyzer)
+	lift = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			name := a.Name + "." + f.Name
 			fs.Var(f.Value, name, f.Usage)
 			names = append(names, name)
 		})
+		for _, r := range a.Requires {
+			lift(r)
+		}
+	}
+	for _, a := range as {
+		lift(a.Analyzer)
 	}
 	return names
 }
