@@ -196,7 +196,7 @@ func ssaOnly(pkg *packages.Package) cost {
 // (3x the CFG blocks and writes) must cost the engine's own analysis (its
 // run minus SSA construction) less than 6x; and a function over the
 // 20,000-instruction budget is skipped (no writes) before its SSA is
-// built (the engine's AST budget). SSA construction itself (x/tools'
+// built (the engine's source-size budget). SSA construction itself (x/tools'
 // lifting) grows faster than linearly with the size of one function; it is
 // logged, and only guarded against an explosion.
 func TestBudgetFunctionSize(t *testing.T) {
@@ -244,7 +244,7 @@ func TestBudgetFunctionSize(t *testing.T) {
 	if over.cpu > 20*time.Second {
 		t.Errorf("a function over budget took %v", over.cpu)
 	}
-	// The AST budget (maxSyntaxNodes) skips it before SSA is built: the
+	// The source budget (maxSourceBytes) skips it before SSA is built: the
 	// engine must cost a small fraction of building its SSA.
 	if over.bytes > overBuild.bytes/10 {
 		t.Errorf("the engine allocated %d MB on a function over budget, building its SSA takes %d MB: SSA was built before the budget check",

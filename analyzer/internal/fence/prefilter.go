@@ -9,12 +9,13 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// maxSyntaxNodes is the AST budget of one function declaration: a body
-// this large would exceed maxInstrs once in SSA form (about 0.6 SSA
-// instructions per node on generated switch tables), and building its SSA
-// alone cost 376 MB and half a second before the instruction budget could
-// skip it.
-const maxSyntaxNodes = 2 * maxInstrs
+// maxSourceBytes is the source budget of one function declaration, checked
+// before SSA is built: building the SSA of the 60,000-instruction test
+// function alone cost 376 MB and half a second before the instruction
+// budget could skip it. Generated code runs at about 8 bytes of source per
+// SSA instruction, so a body over 16 bytes per instruction of maxInstrs
+// would exceed that budget anyway; the size is known without a walk.
+const maxSourceBytes = 16 * maxInstrs
 
 // The per-function relevance filter. The package-level fast path (relevant)
 // skips packages with nothing lock-related in reach; inside a relevant
@@ -129,14 +130,9 @@ func (e *engine) selectDecls() ([]*ast.File, int) {
 	return files, removed
 }
 
-// tooLarge applies the AST budget before SSA is built.
+// tooLarge applies the source budget before SSA is built.
 func tooLarge(fd *ast.FuncDecl) bool {
-	n := 0
-	ast.Inspect(fd, func(ast.Node) bool {
-		n++
-		return n <= maxSyntaxNodes
-	})
-	return n > maxSyntaxNodes
+	return fd.Body != nil && int(fd.Body.End()-fd.Body.Pos()) > maxSourceBytes
 }
 
 // direct reports whether fd needs SSA by itself, and records its calls of
