@@ -103,6 +103,9 @@ func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, string, bo
 		if !isCompare(c.Op) {
 			return token.NoPos, "", false
 		}
+		if pos, ok := e.livenessSelect(c); ok {
+			return pos, "session", true
+		}
 		for _, side := range []ssa.Value{c.X, c.Y} {
 			if o := e.originOf(side); o.isToken() {
 				return c.Pos(), "token", true // the token compared in Go, not in the write
@@ -115,6 +118,85 @@ func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, string, bo
 		return e.isCheckCall(c)
 	}
 	return token.NoPos, "", false
+}
+
+// livenessSelect: the branch of a select taken when a session's or
+// lease's Done channel is closed,
+//
+//	select {
+//	case <-session.Done():
+//		return errLost
+//	default:
+//	}
+//
+// which SSA compiles to a comparison of the select's chosen index with
+// that case's. It returns the position of the Done call.
+func (e *engine) livenessSelect(c *ssa.BinOp) (token.Pos, bool) {
+	if c.Op != token.EQL && c.Op != token.NEQ {
+		return token.NoPos, false
+	}
+	for _, pair := range [][2]ssa.Value{{c.X, c.Y}, {c.Y, c.X}} {
+		ex, ok := pair[0].(*ssa.Extract)
+		if !ok || ex.Index != 0 {
+			continue
+		}
+		sel, ok := ex.Tuple.(*ssa.Select)
+		if !ok {
+			continue
+		}
+		k, ok := constInt(pair[1])
+		if !ok || k < 0 || int(k) >= len(sel.States) {
+			continue
+		}
+		st := sel.States[k]
+		if st.Dir != types.RecvOnly {
+			continue
+		}
+		if pos, ok := e.livenessChan(st.Chan); ok {
+			return pos, true
+		}
+	}
+	return token.NoPos, false
+}
+
+// livenessChan: session.Done(), session.Ctx().Done(), or Done() of a
+// lease or lock object.
+func (e *engine) livenessChan(ch ssa.Value) (token.Pos, bool) {
+	call, ok := stripValue(ch).(*ssa.Call)
+	if !ok {
+		return token.NoPos, false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.Name() != "Done" {
+		return token.NoPos, false
+	}
+	recv := receiver(call.Common())
+	if recv == nil {
+		return token.NoPos, false
+	}
+	if isSession(recv.Type()) || rules.IsLockType(recv.Type()) {
+		return call.Pos(), true
+	}
+	if _, ok := rules.LeaseOf(recv.Type()); ok {
+		return call.Pos(), true
+	}
+	if r, ok := stripValue(recv).(*ssa.Call); ok { // session.Ctx().Done()
+		if rf := calleeFunc(r.Common()); rf != nil && rf.Name() == "Ctx" {
+			if rr := receiver(r.Common()); rr != nil && isSession(rr.Type()) {
+				return call.Pos(), true
+			}
+		}
+	}
+	return token.NoPos, false
+}
+
+// isSession: an etcd concurrency session (its lease keeps the locks).
+func isSession(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "go.etcd.io/etcd/client/v3/concurrency" && n.Obj().Name() == "Session"
 }
 
 func isBool(t types.Type) bool {
