@@ -402,6 +402,12 @@ func (c *checker) checkErr(w *fence.Write, err ssa.Value, store string) {
 				}
 				return
 			}
+			if fn := callee(cc); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "As" && len(cc.Args) == 2 {
+				if exc := conditionFailure(cc.Args[1]); exc != "" {
+					c.judgeRejection(w, trueBranch(u), exc)
+				}
+				return
+			}
 			return // errors.As, wrapping, any other function: handled
 		default:
 			return // returned, stored, sent, type-switched: handled
@@ -411,6 +417,43 @@ func (c *checker) checkErr(w *fence.Write, err ssa.Value, store string) {
 		return // only compared with nil: the branch decides; not judged
 	}
 	c.report(w, "unchecked", fmt.Sprintf("the error of fenced write via %s is only logged: %s means a newer holder has written; abort instead of carrying on", w.Call, rejection(store)))
+}
+
+// conditionFailure names the exception an errors.As target stands for
+// when it is DynamoDB's rejection of a failed condition: &ccf with
+// ccf *types.ConditionalCheckFailedException (or, for TransactWriteItems,
+// *types.TransactionCanceledException).
+func conditionFailure(target ssa.Value) string {
+	t := strip(target).Type()
+	for range 2 {
+		p, ok := t.Underlying().(*types.Pointer)
+		if !ok {
+			break
+		}
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/aws/aws-sdk-go-v2/service/dynamodb/types" {
+		return ""
+	}
+	switch name := n.Obj().Name(); name {
+	case "ConditionalCheckFailedException", "TransactionCanceledException":
+		return name
+	}
+	return ""
+}
+
+// judgeRejection: the branch taken on the store's rejection must abort;
+// one that goes back to the write (a retry loop) or returns success
+// carries on as if the stale holder still held the lock.
+func (c *checker) judgeRejection(w *fence.Write, b *ssa.BasicBlock, exc string) {
+	switch {
+	case b == nil:
+	case c.retries(w, b):
+		c.report(w, "retried", fmt.Sprintf("fenced write via %s is re-issued after the fence rejected it (%s): a newer holder has written; abort, do not retry", w.Call, exc))
+	case returnsSuccess(b):
+		c.report(w, "unchecked", fmt.Sprintf("fenced write via %s treats %s as success: the fence rejected a stale holder; abort, do not carry on", w.Call, exc))
+	}
 }
 
 func (c *checker) reportNoRows(w *fence.Write) {

@@ -130,3 +130,65 @@ func etcdGood(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) e
 	}
 	return nil
 }
+
+func dynamoRetryBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `fenced write via db.UpdateItem is re-issued after the fence rejected it \(ConditionalCheckFailedException\): a newer holder has written; abort, do not retry`
+			TableName:           aws.String("accounts"),
+			Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+			UpdateExpression:    aws.String("SET fence_token = :tok"),
+			ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+			},
+		})
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) {
+			time.Sleep(time.Second)
+			continue
+		}
+		return err
+	}
+	return nil
+}
+
+func dynamoSwallowBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `fenced write via db.UpdateItem treats ConditionalCheckFailedException as success: the fence rejected a stale holder; abort, do not carry on`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return nil
+	}
+	return err
+}
+
+func dynamoRetryOtherErrorsGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: throttling is retried, the fence's rejection aborts
+	for attempt := 0; attempt < 3; attempt++ {
+		_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:           aws.String("accounts"),
+			Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+			UpdateExpression:    aws.String("SET fence_token = :tok"),
+			ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+			},
+		})
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) {
+			return ErrStale
+		}
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
