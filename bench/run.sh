@@ -17,7 +17,10 @@
 # (markdown report, default $BENCH_WORK/results.md), BENCH_TIMEOUT (seconds
 # per tool run, default 3600), BENCH_TOOLS (space-separated subset of the
 # row names below, default all), ETCD_VERSION (default v3.7.3),
-# STATICCHECK_VERSION (default v0.8.2).
+# STATICCHECK_VERSION (default v0.8.2), BENCH_PAIRS (default 2: extra
+# back-to-back fencelint/floor pairs per codebase, in alternating order, so
+# that the headline ratio does not depend on which of the two ran first on
+# a noisy machine; 0 to skip).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +34,7 @@ ETCD_VERSION=${ETCD_VERSION:-v3.7.3}
 STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
 ALL_TOOLS="nullfacts fencelint fencelint-warm nullchecker fencechecker staticcheck vet vet-warm nullfacts-vet fencelint-vet fencelint-vet-warm"
 TOOLS=${BENCH_TOOLS:-$ALL_TOOLS}
+PAIRS=${BENCH_PAIRS:-2}
 CODEBASES=("$@")
 [ ${#CODEBASES[@]} -gt 0 ] || CODEBASES=(std gen1k gen10k)
 
@@ -87,6 +91,10 @@ prepare() {
 measure() {
 	local cb=$1 tool=$2 route=$3 cache=$4
 	shift 4
+	local rows=$WORK/rows.tsv
+	if grep -q "^$cb	$tool	" "$rows" 2>/dev/null; then
+		rows=$WORK/repeats.tsv # a paired repeat: reported in its own table
+	fi
 	case " $TOOLS " in *" $tool "*) ;; *) return 0 ;; esac
 	local tf=$WORK/time.$cb.$tool rc=0
 	log "$cb: $tool ($route, $cache)"
@@ -100,13 +108,14 @@ measure() {
 	local lines
 	lines=$(cat "$WORK/out.$cb.$tool" "$WORK/err.$cb.$tool" | grep -c . || true)
 	printf '%s\t%s\t%s\t%s\t%.2f\t%.2f\t%d\t%d\t%d\n' "$cb" "$tool" "$route" "$cache" \
-		"$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" "$wall" "$((rss / 1024))" "$rc" "$lines" >>"$WORK/rows.tsv"
+		"$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" "$wall" "$((rss / 1024))" "$rc" "$lines" >>"$rows"
 	log "$cb: $tool: cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')s wall=${wall}s rss=$((rss / 1024))MB exit=$rc"
 }
 
 fresh() { mktemp -d "$WORK/cache.XXXXXX"; }
 
 : >"$WORK/rows.tsv"
+: >"$WORK/repeats.tsv"
 : >"$WORK/codebases.tsv"
 for cb in "${CODEBASES[@]}"; do
 	prepare "$cb"
@@ -132,6 +141,20 @@ for cb in "${CODEBASES[@]}"; do
 	measure "$cb" nullfacts-vet "go vet" cold env VETSALT_ID="n$s" VETSALT_REAL="$BIN/nullfacts" go vet -vettool="$BIN/vetsalt" $PATTERN
 	measure "$cb" fencelint-vet "go vet" cold env VETSALT_ID="f$s" VETSALT_REAL="$BIN/fencelint" go vet -vettool="$BIN/vetsalt" $PATTERN
 	measure "$cb" fencelint-vet-warm "go vet" warm env VETSALT_ID="f$s" VETSALT_REAL="$BIN/fencelint" go vet -vettool="$BIN/vetsalt" $PATTERN
+	# Paired repeats of the headline comparison, alternating which runs
+	# first; each pair's ratio goes to pairs.tsv.
+	if [[ " $TOOLS " == *" nullfacts "* && " $TOOLS " == *" fencelint "* ]]; then
+		for ((k = 1; k <= PAIRS; k++)); do
+			c1=$(fresh) c2=$(fresh)
+			if ((k % 2)); then
+				measure "$cb" fencelint lintcmd cold env STATICCHECK_CACHE="$c1" "$BIN/fencelint" -f json $PATTERN
+				measure "$cb" nullfacts lintcmd cold env STATICCHECK_CACHE="$c2" "$BIN/nullfacts" -f json $PATTERN
+			else
+				measure "$cb" nullfacts lintcmd cold env STATICCHECK_CACHE="$c2" "$BIN/nullfacts" -f json $PATTERN
+				measure "$cb" fencelint lintcmd cold env STATICCHECK_CACHE="$c1" "$BIN/fencelint" -f json $PATTERN
+			fi
+		done
+	fi
 	rm -rf "$WORK"/cache.*
 done
 
@@ -161,6 +184,25 @@ done
 	    printf "| %s | %s | %s | %.1f | %.1f | %d | %s | %s | %s | %d | %d |\n", tool[i], route[i], cache[i], cpu[i], wall[i], rss[i], r1, r2, r3, rc[i], lines[i]
 	  }
 	}' "$WORK/codebases.tsv" "$WORK/rows.tsv"
+	# Every fencelint/floor pair of a codebase (the main rows and the
+	# repeats, in run order), its CPU ratio, and the median.
+	echo
+	echo "Paired runs, lintcmd, cold (fencelint CPU / floor CPU, per pair in run order; median):"
+	echo
+	awk -F'\t' '
+	$3 == "lintcmd" && $4 == "cold" && ($2 == "fencelint" || $2 == "nullfacts") {
+	  k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $5; if (!($1 in seen)) { seen[$1] = 1; order[++m] = $1 } }
+	END {
+	  for (i = 1; i <= m; i++) {
+	    cb = order[i]; np = n[cb, "fencelint"]; if (n[cb, "nullfacts"] < np) np = n[cb, "nullfacts"]
+	    if (np == 0) continue
+	    line = ""; delete r
+	    for (j = 1; j <= np; j++) { r[j] = v[cb, "fencelint", j] / v[cb, "nullfacts", j]; line = line sprintf("%s%.2f (%.1f/%.1f s)", j > 1 ? ", " : "", r[j], v[cb, "fencelint", j], v[cb, "nullfacts", j]) }
+	    for (a = 1; a <= np; a++) for (b = a + 1; b <= np; b++) if (r[b] < r[a]) { t = r[a]; r[a] = r[b]; r[b] = t }
+	    med = (np % 2) ? r[(np + 1) / 2] : (r[np / 2] + r[np / 2 + 1]) / 2
+	    printf "- %s: %s; median %.2f\n", cb, line, med
+	  }
+	}' "$WORK/rows.tsv" "$WORK/repeats.tsv"
 } >"$OUT"
 cat "$OUT"
 log "raw rows: $WORK/rows.tsv; outputs: $WORK/out.* $WORK/err.*"
