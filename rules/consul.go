@@ -24,12 +24,15 @@ var Consul = Lib{
 		{Func: "(*" + consul + ".KV).DeleteCAS", Kind: Conditional, Store: "consul KV", KeyArg: -1},
 		{Func: "(*" + consul + ".KV).Acquire", Kind: Conditional, Store: "consul KV", KeyArg: -1},
 		{Func: "(*" + consul + ".KV).Txn", Kind: ConsulTxn, Store: "consul KV", InputArg: 0, KeyArg: -1},
+		// The general transaction API: KV, node, service and check operations.
+		{Func: "(*" + consul + ".Txn).Txn", Kind: ConsulTxn, Store: "consul", InputArg: 0, KeyArg: -1},
 	},
 	LockTypes: []string{consul + ".Lock"},
 }
 
-// ConsulCheckVerbs are the KV transaction verbs that make a consul Txn
-// conditional on state the store checks.
+// ConsulCheckVerbs are the transaction verbs that make a consul Txn
+// conditional on state the store checks (KV, node, service and check
+// operations share "cas" and "delete-cas").
 var ConsulCheckVerbs = map[string]bool{
 	"check-session": true, "check-index": true, "check-not-exists": true,
 	"cas": true, "delete-cas": true, "lock": true, "unlock": true,

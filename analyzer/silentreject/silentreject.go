@@ -122,6 +122,10 @@ func (c *checker) check(w *fence.Write, call *ssa.Call) {
 		if name == "Commit" {
 			c.checkTxn(w, call)
 		}
+	case "ZooKeeper":
+		if name == "Set" || name == "Delete" {
+			c.checkErrOnly(w, call) // versioned: zk.ErrBadVersion is the rejection
+		}
 	}
 }
 
@@ -347,11 +351,21 @@ func (c *checker) returning(sql string) bool {
 // ---- errors of DynamoDB, S3 and Scan ----
 
 func (c *checker) checkErrOnly(w *fence.Write, call *ssa.Call) {
-	tup, ok := call.Type().(*types.Tuple)
-	if !ok || tup.Len() < 2 {
-		return
+	var err ssa.Value
+	switch t := call.Type().(type) {
+	case *types.Tuple:
+		if t.Len() < 2 {
+			return
+		}
+		err = extract(call, t.Len()-1)
+	default:
+		if !types.Identical(t, errorType) {
+			return
+		}
+		if refs := call.Referrers(); refs != nil && len(*refs) > 0 {
+			err = call // conn.Delete(path, version): the error is the result
+		}
 	}
-	err := extract(call, tup.Len()-1)
 	if err == nil {
 		c.report(w, "discarded", fmt.Sprintf("the error of fenced write via %s is discarded: a failed condition (%s) is how the fence rejects a stale holder; return it or tell it apart with errors.As", w.Call, rejection(w.Store)))
 		return
@@ -365,6 +379,8 @@ func rejection(store string) string {
 		return "ConditionalCheckFailedException"
 	case "S3":
 		return "PreconditionFailed"
+	case "ZooKeeper":
+		return "zk.ErrBadVersion"
 	}
 	return "sql.ErrNoRows"
 }
@@ -383,11 +399,21 @@ func (c *checker) checkErr(w *fence.Write, err ssa.Value, store string) {
 			if !isCompare(u.Op) {
 				return
 			}
+			// The branch taken on the rejection: err == X's true branch,
+			// err != X's false branch.
+			onRejection := trueBranch(u)
+			if u.Op == token.NEQ {
+				onRejection = falseBranch(u)
+			}
 			if isNoRows(u.X) || isNoRows(u.Y) {
-				if b := trueBranch(u); b != nil && store == "sql" && returnsSuccess(b) {
+				if b := onRejection; b != nil && store == "sql" && returnsSuccess(b) {
 					c.reportNoRows(w)
 				}
 				return // told apart
+			}
+			if isBadVersion(u.X) || isBadVersion(u.Y) {
+				c.judgeRejection(w, onRejection, "zk.ErrBadVersion")
+				return
 			}
 			// err != nil: a nil check alone tells nothing apart
 		case *ssa.Call:
@@ -400,6 +426,10 @@ func (c *checker) checkErr(w *fence.Write, err ssa.Value, store string) {
 				if b := trueBranch(u); b != nil && store == "sql" && returnsSuccess(b) {
 					c.reportNoRows(w)
 				}
+				return
+			}
+			if fn := callee(cc); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(cc.Args) == 2 && isBadVersion(cc.Args[1]) {
+				c.judgeRejection(w, trueBranch(u), "zk.ErrBadVersion")
 				return
 			}
 			if fn := callee(cc); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "As" && len(cc.Args) == 2 {
@@ -473,6 +503,29 @@ func isNoRows(v ssa.Value) bool {
 	}
 	p := g.Pkg.Pkg.Path()
 	return p == "database/sql" || strings.HasPrefix(p, "github.com/jackc/pgx")
+}
+
+// isBadVersion: a load of go-zookeeper's zk.ErrBadVersion, the answer to a
+// Set or Delete whose expected version no longer matches.
+func isBadVersion(v ssa.Value) bool {
+	load, ok := strip(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && g.Name() == "ErrBadVersion" && g.Pkg != nil && g.Pkg.Pkg.Path() == "github.com/go-zookeeper/zk"
+}
+
+// falseBranch returns the block an If on v enters when v is false.
+func falseBranch(v ssa.Value) *ssa.BasicBlock {
+	if refs := v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if iff, ok := r.(*ssa.If); ok && len(iff.Block().Succs) == 2 {
+				return iff.Block().Succs[1]
+			}
+		}
+	}
+	return nil
 }
 
 // trueBranch returns the block an If on v enters when v is true.

@@ -272,9 +272,11 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 	return &eval{}
 }
 
-// evalConsulTxn: a consul KV transaction is fenced when one of its
-// operations has the store check the session or an index; a transaction of
-// plain sets and deletes is blind. Operations built elsewhere: unknown.
+// evalConsulTxn: a consul transaction is fenced when one of its operations
+// has the store check the session or an index; a transaction of plain sets
+// and deletes is blind. Operations built elsewhere: unknown. KV.Txn takes
+// KVTxnOps; Txn.Txn takes TxnOps, each wrapping one KV, Node, Service or
+// Check operation with its own Verb.
 func (e *engine) evalConsulTxn(cc *ssa.CallCommon, w *rules.Write) *eval {
 	ps := params(cc)
 	ev := &eval{isWrite: true, verdict: Unknown}
@@ -289,6 +291,21 @@ func (e *engine) evalConsulTxn(cc *ssa.CallCommon, w *rules.Write) *eval {
 		fs, ok := fieldStores(op)
 		if !ok {
 			return ev
+		}
+		if _, direct := fs["Verb"]; !direct {
+			inner := false
+			for _, kind := range []string{"KV", "Node", "Service", "Check"} {
+				if v, ok := fs[kind]; ok {
+					if fs, ok = fieldStores(v); !ok {
+						return ev
+					}
+					inner = true
+					break
+				}
+			}
+			if !inner {
+				return ev
+			}
 		}
 		verb, ok := constString(fs["Verb"])
 		if !ok {

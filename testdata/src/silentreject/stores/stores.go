@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/go-zookeeper/zk"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
@@ -191,4 +192,41 @@ func dynamoRetryOtherErrorsGood(ctx context.Context, db *dynamodb.Client, lease 
 		time.Sleep(time.Second)
 	}
 	return errors.New("gave up")
+}
+
+func zkRetryBad(conn *zk.Conn, lease Lease, data []byte) error {
+	for {
+		_, stat, err := conn.Get("/config/data")
+		if err != nil {
+			return err
+		}
+		_, err = conn.Set("/config/data", data, stat.Version) // want `fenced write via conn.Set is re-issued after the fence rejected it \(zk.ErrBadVersion\): a newer holder has written; abort, do not retry`
+		if err == zk.ErrBadVersion {
+			continue
+		}
+		return err
+	}
+}
+
+func zkSwallowBad(conn *zk.Conn, lease Lease, version int32) error {
+	err := conn.Delete("/jobs/current", version) // want `fenced write via conn.Delete treats zk.ErrBadVersion as success: the fence rejected a stale holder; abort, do not carry on`
+	if errors.Is(err, zk.ErrBadVersion) {
+		return nil
+	}
+	return err
+}
+
+func zkDiscardedBad(conn *zk.Conn, lease Lease, data []byte, version int32) {
+	conn.Set("/config/data", data, version) // want `the error of fenced write via conn.Set is discarded: a failed condition \(zk.ErrBadVersion\)`
+}
+
+func zkAbortGood(conn *zk.Conn, lease Lease, data []byte, version int32) error {
+	// ok: the rejection aborts
+	if _, err := conn.Set("/config/data", data, version); err != nil {
+		if err == zk.ErrBadVersion {
+			return ErrStale
+		}
+		return err
+	}
+	return nil
 }

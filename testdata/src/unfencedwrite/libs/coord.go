@@ -139,3 +139,38 @@ func consulTxnGood(client *api.Client, stop <-chan struct{}, session string) err
 	_, _, _, err = client.KV().Txn(ops, nil)
 	return err
 }
+
+func consulCatalogTxnBad(client *api.Client, stop <-chan struct{}) error {
+	lock, err := client.LockKey("service/leader")
+	if err != nil {
+		return err
+	}
+	if _, err := lock.Lock(stop); err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	ops := api.TxnOps{
+		&api.TxnOp{KV: &api.KVTxnOp{Verb: api.KVSet, Key: "assign/a", Value: []byte("n1")}},
+		&api.TxnOp{Service: &api.ServiceTxnOp{Verb: api.ServiceSet, Node: "n1", Service: api.AgentService{ID: "web", Service: "web", Port: 80}}},
+	}
+	_, _, _, err = client.Txn().Txn(ops, nil) // want `consul write via client.Txn\(\).Txn under the consul lock is not fenced: no operation of the transaction checks the lock's session or an index`
+	return err
+}
+
+func consulCatalogTxnGood(client *api.Client, stop <-chan struct{}, session string) error {
+	lock, err := client.LockKey("service/leader")
+	if err != nil {
+		return err
+	}
+	if _, err := lock.Lock(stop); err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	// ok: the store checks that the lock is still held by our session
+	ops := api.TxnOps{
+		&api.TxnOp{KV: &api.KVTxnOp{Verb: api.KVCheckSession, Key: "service/leader", Session: session}},
+		&api.TxnOp{Service: &api.ServiceTxnOp{Verb: api.ServiceSet, Node: "n1", Service: api.AgentService{ID: "web", Service: "web", Port: 80}}},
+	}
+	_, _, _, err = client.Txn().Txn(ops, nil)
+	return err
+}

@@ -11,6 +11,13 @@ import (
 	"time"
 )
 
+type AgentService struct {
+	ID          string
+	Service     string
+	Port        int
+	ModifyIndex uint64
+}
+
 type QueryOptions struct{}
 
 type WriteOptions struct{}
@@ -31,7 +38,23 @@ func (c *Client) LockKey(key string) (*Lock, error) { panic("stub") }
 
 func (c *Client) LockOpts(opts *LockOptions) (*Lock, error) { panic("stub") }
 
+func (c *Client) Txn() *Txn { panic("stub") }
+
 func NewClient(config *Config) (*Client, error) { panic("stub") }
+
+type Node struct {
+	ID          string
+	Node        string
+	Address     string
+	ModifyIndex uint64
+}
+
+type HealthCheck struct {
+	Node        string
+	CheckID     string
+	Status      string
+	ModifyIndex uint64
+}
 
 type KVPair struct {
 	Key         string
@@ -82,6 +105,21 @@ type LockOptions struct {
 	LockTryOnce  bool
 }
 
+type Txn struct{}
+
+func (t *Txn) Txn(txn TxnOps, q *QueryOptions) (bool, *TxnResponse, *QueryMeta, error) { panic("stub") }
+
+type TxnOp struct {
+	KV      *KVTxnOp
+	Node    *NodeTxnOp
+	Service *ServiceTxnOp
+	Check   *CheckTxnOp
+}
+
+type TxnOps []*TxnOp
+
+type TxnResponse struct{}
+
 type KVOp string
 
 const KVSet KVOp = "set"
@@ -106,3 +144,33 @@ type KVTxnOp struct {
 type KVTxnOps []*KVTxnOp
 
 type KVTxnResponse struct{}
+
+type NodeOp string
+
+const NodeSet NodeOp = "set"
+
+const NodeCAS NodeOp = "cas"
+
+type NodeTxnOp struct {
+	Verb NodeOp
+	Node Node
+}
+
+type ServiceOp string
+
+const ServiceSet ServiceOp = "set"
+
+type ServiceTxnOp struct {
+	Verb    ServiceOp
+	Node    string
+	Service AgentService
+}
+
+type CheckOp string
+
+const CheckSet CheckOp = "set"
+
+type CheckTxnOp struct {
+	Verb  CheckOp
+	Check HealthCheck
+}
