@@ -1,5 +1,7 @@
 package rules
 
+import "strings"
+
 const dbsql = "database/sql"
 
 // DatabaseSQL is database/sql. Exec/Query* carry constant SQL whose own
@@ -58,3 +60,33 @@ func concatWrites(lists ...[]Write) []Write {
 	}
 	return out
 }
+
+// AdvisoryLock classifies SQL that takes or releases a PostgreSQL advisory
+// lock (pg_advisory_lock, pg_try_advisory_lock, their _xact_ and _shared
+// variants; pg_advisory_unlock, pg_advisory_unlock_all). Advisory locks
+// hand out no token. A transaction-level lock (xact) lasts until the
+// transaction ends; a session-level one until unlock or disconnect, on
+// whichever pooled connection ran it.
+func AdvisoryLock(sql string) (acquire, release, xact bool) {
+	q := strings.ToLower(sql)
+	if !strings.Contains(q, "pg_") || !strings.Contains(q, "advisory_") {
+		return false, false, false
+	}
+	if strings.Contains(q, "pg_advisory_unlock") {
+		return false, true, false
+	}
+	for _, f := range []string{"pg_advisory_xact_lock", "pg_try_advisory_xact_lock"} {
+		if strings.Contains(q, f) {
+			return true, false, true
+		}
+	}
+	for _, f := range []string{"pg_advisory_lock", "pg_try_advisory_lock"} {
+		if strings.Contains(q, f) {
+			return true, false, false
+		}
+	}
+	return false, false, false
+}
+
+// AdvisoryLockName names advisory locks in messages.
+const AdvisoryLockName = "PostgreSQL advisory lock"

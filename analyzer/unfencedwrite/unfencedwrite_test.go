@@ -35,3 +35,8 @@ func TestRobust(t *testing.T) {
 func TestFunctionFilter(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/filter")
 }
+
+// TestAdvisoryLocks: PostgreSQL advisory locks taken with SQL.
+func TestAdvisoryLocks(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/advisory")
+}

@@ -75,6 +75,11 @@ type Scope struct {
 	NoToken bool
 	// Token names the token where known ("lease.Token").
 	Token string
+
+	// session is the transaction or pinned connection holding a
+	// PostgreSQL advisory lock: SQL written through it is protected by the
+	// same transaction or session.
+	session ssa.Value
 }
 
 // Write is one storage write inside a lock scope, with its verdict.

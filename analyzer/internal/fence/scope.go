@@ -64,6 +64,10 @@ type acquireInfo struct {
 	keyArg  int
 	libRule *rules.Acquire
 	leaseT  types.Type // heuristic lease type of result 0, if any
+	// advisory: a PostgreSQL advisory lock taken by SQL text; session is
+	// the transaction or pinned connection that holds it (nil for a pool).
+	advisory bool
+	session  ssa.Value
 }
 
 func (e *engine) indexClosures(f *ssa.Function) {
@@ -189,6 +193,21 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 			return acquireInfo{}, false // SET NX used for deduplication or caching, not as a lock
 		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r}, true
+	}
+	if w, ok := rules.WriteOf(fn); ok {
+		// SQL that takes a PostgreSQL advisory lock; any other storage
+		// call is not an acquire.
+		if w.Kind == rules.SQLWrite && w.QueryArg >= 0 {
+			if ps := params(cc); w.QueryArg < len(ps) {
+				if q, ok := constString(ps[w.QueryArg]); ok {
+					if acquire, _, _ := rules.AdvisoryLock(q); acquire {
+						return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
+							advisory: true, session: sqlSession(cc)}, true
+					}
+				}
+			}
+		}
+		return acquireInfo{}, false
 	}
 	if f := e.calleeFact(fn); f != nil && f.Acquire {
 		lock := f.Lock
@@ -438,7 +457,7 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 // openRegion computes the instructions after a successful acquire.
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	r := &region{
-		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai)},
+		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai), session: ai.session},
 		call:  call,
 		acq:   ai,
 		spans: map[*ssa.BasicBlock][]span{},
@@ -645,6 +664,17 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 	cc := c.Common()
 	fn := calleeFunc(cc)
 	if fn == nil {
+		return false
+	}
+	if r.acq.advisory {
+		if w, ok := rules.WriteOf(fn); ok && w.Kind == rules.SQLWrite && w.QueryArg >= 0 {
+			if ps := params(cc); w.QueryArg < len(ps) {
+				if q, ok := constString(ps[w.QueryArg]); ok {
+					_, release, _ := rules.AdvisoryLock(q)
+					return release
+				}
+			}
+		}
 		return false
 	}
 	if rules.IsRelease(fn) {

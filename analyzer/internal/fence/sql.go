@@ -122,6 +122,22 @@ func sqlUnit(cc *ssa.CallCommon, w *rules.Write) ssa.Value {
 	return nil
 }
 
+// sqlSession returns the receiver of a SQL call when it is a transaction
+// or a pinned connection (one session), nil for a pool.
+func sqlSession(cc *ssa.CallCommon) ssa.Value {
+	r := receiver(cc)
+	if r == nil {
+		return nil
+	}
+	s := r.Type().String()
+	for _, t := range []string{"database/sql.Tx", "database/sql.Conn", "pgx/v5.Tx", "pgx/v5.Conn", "pgxpool.Tx", "pgxpool.Conn"} {
+		if strings.HasSuffix(s, t) {
+			return stripValue(r)
+		}
+	}
+	return nil
+}
+
 // preparedSQL follows a *sql.Stmt back to the Prepare that made it.
 func (e *engine) preparedSQL(v ssa.Value, depth int) (string, bool) {
 	if v == nil || depth > 4 {

@@ -51,6 +51,9 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				continue
 			}
 			ev := e.evalCall(f, instr, cc, s)
+			if s.session != nil && ev.isWrite && ev.store == "SQL" && sqlSession(cc) == s.session {
+				continue // under an advisory lock held by this same transaction or session
+			}
 			if ev.unit != nil {
 				units = append(units, &unitWrite{ev: ev, instr: instr})
 			}
