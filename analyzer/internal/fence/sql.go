@@ -273,9 +273,26 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 		ev.verdict = Unknown
 		return
 	}
+	// An OR group fences only when its one alternative besides the
+	// transitional "fence IS NULL" branch (which fencepredicate reports on
+	// its own) compares the token: "fence < $1 OR id = $2" lets any row
+	// with the id through, and "a < $1 OR b < $1" a row that recorded the
+	// token in only one of them (the PostgreSQL proof showed both).
+	fencingGroup := func(c sqlcond.Conjunct) bool {
+		n := 0
+		for _, cmp := range c.Or {
+			if cmp.Op != "IS NULL" {
+				n++
+			}
+		}
+		return n <= 1
+	}
 	var compares []tokenCompare
 	var paramFences []int
 	for _, c := range conds {
+		if !fencingGroup(c) {
+			continue
+		}
 		for _, cmp := range c.Or {
 			if cmp.Op == "" {
 				continue

@@ -246,9 +246,24 @@ func NewCase(pos string, w *fence.Write, facts Facts) (c *Case, skip string) {
 		c.Columns = append(c.Columns, Column{col, types[col]})
 	}
 
-	// The key the statement looks for.
+	// The key the statement looks for. An equality inside an OR group
+	// (fence < $3 OR id = $2) is seeded too: that alternative is how the
+	// row matches whatever its fence, which is what the scenario must see.
 	for _, cj := range st.Where {
-		if cj.Unknown || len(cj.Or) != 1 {
+		if cj.Unknown {
+			continue
+		}
+		if len(cj.Or) > 1 {
+			for _, cmp := range cj.Or {
+				if cmp.Op != "=" {
+					continue
+				}
+				for _, side := range [2][2]sqlcond.Operand{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
+					if col := stored(side[0]); col != "" && !fenceCols[col] {
+						c.seed(col, side[1], index, isToken)
+					}
+				}
+			}
 			continue
 		}
 		cmp := cj.Or[0]

@@ -266,3 +266,16 @@ func txPreparedBad(ctx context.Context, db *sql.DB, tx *sql.Tx, lease *Lease, id
 	_, err = tx.StmtContext(ctx, stmt).ExecContext(ctx, id) // want `SQL write via tx.StmtContext\(ctx, stmt\).ExecContext to carts under the Lease held in parameter lease is not fenced`
 	return err
 }
+
+func orFenceBad(ctx context.Context, db *sql.DB, lease Lease, account string, amount int64) error {
+	// the OR lets any row with the id through, whatever its fence
+	_, err := db.ExecContext(ctx, "UPDATE account_balances SET balance = balance - $1, fence_token = $3 WHERE fence_token < $3 OR account_id = $2", amount, account, lease.Token) // want `SQL write via db.ExecContext to account_balances under the Lease held in parameter lease is not fenced`
+	return err
+}
+
+func orTwoFencesBad(ctx context.Context, db *sql.DB, lease Lease, account string, amount int64) error {
+	// either column lets the write through: a row that recorded the token
+	// only in fence_token still passes on fence_epoch
+	_, err := db.ExecContext(ctx, "UPDATE account_balances SET balance = balance - $1, fence_token = $3 WHERE account_id = $2 AND (fence_token < $3 OR fence_epoch < $3)", amount, account, lease.Token) // want `SQL write via db.ExecContext to account_balances under the Lease held in parameter lease is not fenced`
+	return err
+}
