@@ -98,6 +98,15 @@ const (
 	// ConsulTxn: consul KV.Txn, fenced when one of its operations checks
 	// the session or an index (ConsulCheckVerbs) and blind otherwise.
 	ConsulTxn
+	// GormChain: a gorm finisher (Update, Updates, UpdateColumn(s),
+	// Delete) whose condition is the Where/Or/Not fragments of its chain;
+	// InputArg is the value argument of Update/UpdateColumn (-1 if none).
+	GormChain
+	// GormSave: gorm's Save, which re-issues a rejected UPDATE as an
+	// upsert without the WHERE: never fenced.
+	GormSave
+	// GormCreate: gorm's Create, a plain INSERT.
+	GormCreate
 )
 
 // Write describes one storage write call.
@@ -136,7 +145,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &DynamoDB, &S3,
-	&UUID, &CryptoRand, &MathRand, &Time,
+	&Gorm, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (
@@ -216,7 +225,7 @@ var libraryModules = []string{
 	"github.com/go-zookeeper/zk", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
-	"github.com/google/uuid", "github.com/jmoiron/sqlx",
+	"github.com/google/uuid", "github.com/jmoiron/sqlx", "gorm.io/gorm",
 }
 
 // IsLibraryPackage reports whether path belongs to a library rules/ knows.

@@ -94,7 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		switch w.Store {
-		case "SQL":
+		case "SQL", "gorm":
 			c.checkSQL(w)
 		case "DynamoDB":
 			c.checkDynamo(w)

@@ -40,3 +40,8 @@ func TestFunctionFilter(t *testing.T) {
 func TestAdvisoryLocks(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/advisory")
 }
+
+// TestGorm: gorm chains, Save, Create and Exec.
+func TestGorm(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/gormlib")
+}

@@ -271,6 +271,8 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return &eval{isWrite: true, verdict: Fenced}
 	case rules.ConsulTxn:
 		return e.evalConsulTxn(cc, w)
+	case rules.GormChain, rules.GormSave, rules.GormCreate:
+		return e.evalGorm(cc, w)
 	}
 	return &eval{}
 }

@@ -1,0 +1,202 @@
+package fence
+
+import (
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// evalGorm judges a gorm write. For a chain finisher it rebuilds the
+// statement gorm will send, "UPDATE table SET col = ? WHERE (frag) AND
+// (frag)", from the chain's Where/Or/Not fragments and their arguments,
+// and judges it like any SQL: the fence must be compared in that WHERE.
+// A chain it cannot see whole (built by a helper, Clauses, Scopes, a
+// condition that is a struct or map, named arguments) is Unknown.
+func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ev := &eval{isWrite: true}
+	switch w.Kind {
+	case rules.GormSave:
+		ev.verdict = Unfenced
+		ev.detail = "gorm's Save re-issues an UPDATE that matched no row as an upsert without the WHERE; use Where(...) with the fence, then Updates, and check RowsAffected"
+		return ev
+	case rules.GormCreate:
+		ev.verdict = Unfenced
+		ev.detail = "a plain INSERT carries no fencing token"
+		return ev
+	}
+	fn := calleeFunc(cc)
+	if fn == nil {
+		ev.verdict = Unknown
+		return ev
+	}
+	type cond struct {
+		op   string // Where, Or, Not
+		frag string
+		args []ssa.Value
+	}
+	var conds []cond // from the write back to the root
+	table := ""
+	fragOf := func(ps []ssa.Value) (cond, bool) {
+		if len(ps) == 0 {
+			return cond{}, false
+		}
+		frag, ok := constString(ps[0])
+		if !ok || strings.Contains(frag, "@") {
+			return cond{}, false // a struct, a map, named arguments: not judged
+		}
+		c := cond{frag: frag}
+		if len(ps) > 1 {
+			args, ok := unpackVariadic(ps[len(ps)-1])
+			if !ok {
+				return cond{}, false
+			}
+			c.args = args
+		}
+		return c, true
+	}
+	ps := params(cc)
+	if fn.Name() == "Delete" && len(ps) > 1 {
+		// Delete(&Job{}, "fence < ?", tok): inline conditions.
+		if inline, ok := unpackVariadic(ps[1]); ok && len(inline) > 0 {
+			c, ok := fragOf(inline)
+			if !ok {
+				ev.verdict = Unknown
+				return ev
+			}
+			c.op = "Where"
+			conds = append(conds, c)
+		}
+	}
+	v := receiver(cc)
+	for depth := 0; ; depth++ {
+		call, ok := stripValue(v).(*ssa.Call)
+		if !ok {
+			break // the root: a parameter, a field, a global
+		}
+		cfn := calleeFunc(call.Common())
+		if depth > 32 || cfn == nil || !isGormDB(cfn) {
+			ev.verdict = Unknown // built by a function we do not look into
+			return ev
+		}
+		name := cfn.Name()
+		cps := params(call.Common())
+		switch {
+		case rules.GormConditions[name]:
+			c, ok := fragOf(cps)
+			if !ok {
+				ev.verdict = Unknown
+				return ev
+			}
+			c.op = name
+			conds = append(conds, c)
+		case rules.GormPassThrough[name]:
+			if name == "Table" && len(cps) > 0 {
+				if t, ok := constString(cps[0]); ok && table == "" {
+					table = t
+				}
+			}
+			if name == "Model" && len(cps) > 0 && table == "" {
+				table = modelName(stripValue(cps[0]).Type())
+			}
+		default:
+			ev.verdict = Unknown
+			return ev
+		}
+		v = receiver(call.Common())
+	}
+
+	// SET: Update("col", v) names its column; Updates(struct or map) is
+	// judged on its WHERE only.
+	set, setArgs := "x = 1", []ssa.Value(nil)
+	if w.InputArg >= 0 && len(ps) > w.InputArg {
+		if col, ok := constString(ps[0]); ok && isIdent(col) {
+			set, setArgs = col+" = ?", []ssa.Value{ps[w.InputArg]}
+		}
+	}
+	where, args := "", setArgs
+	for i := len(conds) - 1; i >= 0; i-- { // root first, as gorm builds it
+		c := conds[i]
+		frag := "(" + c.frag + ")"
+		switch {
+		case where == "":
+			if c.op == "Not" {
+				frag = "NOT " + frag
+			}
+			where = frag
+		case c.op == "Or":
+			where = "(" + where + ") OR " + frag
+		case c.op == "Not":
+			where += " AND NOT " + frag
+		default:
+			where += " AND " + frag
+		}
+		args = append(args, c.args...)
+	}
+	tbl := table
+	if tbl == "" || !isIdent(tbl) {
+		tbl = "gorm_model"
+	}
+	var q string
+	if fn.Name() == "Delete" {
+		q = "DELETE FROM " + tbl
+	} else {
+		q = "UPDATE " + tbl + " SET " + set
+	}
+	if where != "" {
+		q += " WHERE " + where
+	}
+	stmts := e.parseSQL(q)
+	if len(stmts) != 1 || !stmts[0].Verb.IsWrite() {
+		ev.verdict = Unknown
+		return ev
+	}
+	stmt := stmts[0]
+	ev.store, ev.target, ev.sql = "gorm", table, q
+	e.judgeSQL(ev, stmt, &binder{e: e, args: args, ok: true})
+	for _, p := range stmt.Params {
+		if a := (&binder{e: e, args: args, ok: true}).value(p); a != nil && e.originOf(a).isToken() {
+			ev.tokenOffsets = append(ev.tokenOffsets, p.Offset)
+		}
+	}
+	if where == "" && ev.verdict == Unfenced && ev.detail == "" {
+		ev.detail = "its chain has no Where"
+	}
+	return ev
+}
+
+func isGormDB(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && rules.IsGormDB(sig.Recv().Type().String())
+}
+
+// modelName is the table a Model(&Job{}) argument stands for, by its type
+// name (gorm pluralises and snake-cases it; messages only need a hint).
+func modelName(t types.Type) string {
+	for i := 0; i < 3; i++ {
+		switch u := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Interface:
+			return ""
+		case *types.Named:
+			return u.Obj().Name()
+		}
+		break
+	}
+	return ""
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || i > 0 && r == '.') {
+			return false
+		}
+	}
+	return true
+}
