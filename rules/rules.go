@@ -107,6 +107,9 @@ const (
 	GormSave
 	// GormCreate: gorm's Create, a plain INSERT.
 	GormCreate
+	// GCSWrite: a Cloud Storage write; its object handle's If conditions
+	// and object name are the fence (see GCS).
+	GCSWrite
 )
 
 // Write describes one storage write call.
@@ -145,7 +148,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &DynamoDB, &S3,
-	&Gorm, &UUID, &CryptoRand, &MathRand, &Time,
+	&Gorm, &GCS, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (
@@ -226,6 +229,7 @@ var libraryModules = []string{
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx", "gorm.io/gorm",
+	"cloud.google.com/go/storage",
 }
 
 // IsLibraryPackage reports whether path belongs to a library rules/ knows.

@@ -6,6 +6,7 @@
 package realapi
 
 import (
+	_ "cloud.google.com/go/storage"
 	_ "github.com/aws/aws-sdk-go-v2/aws"
 	_ "github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	_ "github.com/aws/aws-sdk-go-v2/service/dynamodb"

@@ -2,6 +2,7 @@ package fence
 
 import (
 	"fmt"
+	"go/constant"
 	"regexp"
 	"strconv"
 	"strings"
@@ -397,3 +398,93 @@ func stripLuaStrings(line string) string {
 }
 
 var _ = fmt.Sprint
+
+// evalGCS: a Cloud Storage write is fenced by a precondition on its
+// object handle (If(Conditions{GenerationMatch: g}), DoesNotExist, ...,
+// anything but zero) or by the token in the object name. It follows the
+// handle back through If, Generation and the other handle methods (and
+// CopierFrom/ComposerFrom for copies) to Bucket(...).Object(name). A
+// handle that comes from elsewhere (a parameter, a field) may carry
+// conditions we cannot see: unknown.
+func (e *engine) evalGCS(cc *ssa.CallCommon) *eval {
+	ev := &eval{isWrite: true, store: "GCS", verdict: Unknown}
+	v := receiver(cc)
+	conditioned := false
+	for depth := 0; depth < 16; depth++ {
+		call, ok := stripValue(v).(*ssa.Call)
+		if !ok {
+			return ev
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "cloud.google.com/go/storage" {
+			return ev
+		}
+		ps := params(call.Common())
+		switch name := fn.Name(); {
+		case name == "Object":
+			if len(ps) == 0 {
+				return ev
+			}
+			if n, ok := constString(ps[0]); ok {
+				ev.target = n
+			}
+			if conditioned {
+				ev.verdict = Fenced
+				return ev
+			}
+			if o := e.originOf(ps[0]); o != nil && o.param >= 0 {
+				ev.fencedBy = []int{o.param}
+				ev.verdict = Unfenced
+				ev.detail = "it has no If(Conditions{...}) precondition and its object name does not carry the token"
+				return ev
+			} else if o != nil {
+				ev.verdict = Fenced
+				if o.weak {
+					ev.verdict = WeakToken
+				}
+				return ev
+			}
+			ev.verdict = Unfenced
+			ev.detail = "it has no If(Conditions{...}) precondition and its object name does not carry the token"
+			return ev
+		case name == "If":
+			if len(ps) == 0 {
+				return ev
+			}
+			fs, ok := fieldStores(ps[0])
+			if !ok {
+				return ev // conditions built elsewhere
+			}
+			for _, p := range rules.GCSPreconditions {
+				if val, has := fs[p]; has && !isZeroConst(val) {
+					conditioned = true
+				}
+			}
+		case name == "Generation":
+			conditioned = true // one generation: a delete or update of exactly it
+		case rules.GCSHandleMethods[name]:
+		default:
+			return ev
+		}
+		v = receiver(call.Common())
+	}
+	return ev
+}
+
+// isZeroConst: a constant 0 or false (GCS treats a zero condition as none).
+func isZeroConst(v ssa.Value) bool {
+	c, ok := stripValue(v).(*ssa.Const)
+	if !ok {
+		return false
+	}
+	if c.Value == nil {
+		return c.IsNil()
+	}
+	switch c.Value.Kind() {
+	case constant.Bool:
+		return !constant.BoolVal(c.Value)
+	case constant.Int:
+		return constant.Sign(c.Value) == 0
+	}
+	return false
+}

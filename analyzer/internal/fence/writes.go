@@ -273,6 +273,8 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return e.evalConsulTxn(cc, w)
 	case rules.GormChain, rules.GormSave, rules.GormCreate:
 		return e.evalGorm(cc, w)
+	case rules.GCSWrite:
+		return e.evalGCS(cc)
 	}
 	return &eval{}
 }
