@@ -122,6 +122,14 @@ func (c *checker) check(w *fence.Write, call *ssa.Call) {
 		if name == "Commit" {
 			c.checkTxn(w, call)
 		}
+	case "gorm":
+		if len(w.Compares) == 0 {
+			return // no comparison of its own: nothing to reject it
+		}
+		switch name {
+		case "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "Exec":
+			c.checkGorm(w, call)
+		}
 	case "ZooKeeper":
 		if name == "Set" || name == "Delete" {
 			c.checkErrOnly(w, call) // versioned: zk.ErrBadVersion is the rejection
@@ -150,6 +158,61 @@ func (c *checker) checkExec(w *fence.Write, call *ssa.Call) {
 		return
 	}
 	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never compares RowsAffected(): a write the fence rejected (0 rows) looks like success; abort when it is 0", w.Call))
+}
+
+// ---- gorm ----
+
+// checkGorm: gorm reports a write its WHERE rejected as success with
+// RowsAffected == 0 (not as an error), so a caller that reads only .Error,
+// or nothing, carries on as if it had written.
+func (c *checker) checkGorm(w *fence.Write, call *ssa.Call) {
+	uses := flowUses(call, 0)
+	if len(uses) == 0 {
+		c.report(w, "discarded", fmt.Sprintf("the result of fenced write via %s is discarded: gorm reports a write the fence rejected as RowsAffected == 0, not as an error; check it and abort", w.Call))
+		return
+	}
+	var st rowsState
+	for _, u := range uses {
+		fa, ok := u.(*ssa.FieldAddr)
+		if !ok {
+			st.escapes = true // returned, passed on, stored: handled elsewhere
+			continue
+		}
+		st2, ok := derefStructField(fa)
+		if !ok || st2 != "RowsAffected" {
+			continue // .Error, .Statement
+		}
+		for _, r := range *fa.Referrers() {
+			if l, ok := r.(*ssa.UnOp); ok && l.Op == token.MUL {
+				c.followCount(l, &st)
+			}
+		}
+	}
+	switch {
+	case st.escapes:
+		return
+	case st.zeroBranch != nil:
+		if c.retries(w, st.zeroBranch) {
+			c.report(w, "retried", fmt.Sprintf("fenced write via %s is re-issued after the fence rejected it (0 rows): a newer holder has written; abort, do not retry", w.Call))
+		}
+		return
+	case st.compared:
+		return
+	}
+	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never compares RowsAffected: gorm reports a write the fence rejected as 0 rows, not as an error; abort when it is 0", w.Call))
+}
+
+// derefStructField names the field a FieldAddr selects.
+func derefStructField(fa *ssa.FieldAddr) (string, bool) {
+	p, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return "", false
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return "", false
+	}
+	return st.Field(fa.Field).Name(), true
 }
 
 type rowsState struct {

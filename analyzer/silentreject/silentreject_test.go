@@ -15,3 +15,7 @@ func TestSQL(t *testing.T) {
 func TestStores(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/stores")
 }
+
+func TestGorm(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/gormout")
+}
