@@ -280,6 +280,11 @@ func firstLines(s string, n int) string {
 }
 
 func (e *engine) analyze() {
+	// 0. Release wrappers (func (l *Locker) Unlock() { m.Unlock(ctx) }),
+	// so that a region opened by an acquire wrapper ends at them.
+	for _, f := range e.funcs {
+		e.guard(f, func() { e.inferRelease(f) })
+	}
 	// 1. Closure bindings, and bodies that are scopes by signature.
 	for _, f := range e.funcs {
 		e.guard(f, func() { e.indexClosures(f) })

@@ -702,6 +702,64 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 	return false
 }
 
+// inferRelease marks a package-level function that releases a lock (calls
+// a release rules/ knows, a function with a Release fact, or SQL that
+// unlocks an advisory lock) and acquires none as a release wrapper.
+func (e *engine) inferRelease(f *ssa.Function) {
+	fn, ok := f.Object().(*types.Func)
+	if !ok || f.Parent() != nil {
+		return
+	}
+	if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release) {
+		return
+	}
+	releases, acquires := false, false
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				if d, ok := instr.(*ssa.Defer); ok && e.isReleaseCall(d.Common()) {
+					releases = true
+				}
+				continue
+			}
+			if _, ok := e.acquireOf(call); ok {
+				acquires = true
+			}
+			if e.isReleaseCall(call.Common()) {
+				releases = true
+			}
+		}
+	}
+	if releases && !acquires {
+		e.factFor(fn).Release = true
+	}
+}
+
+// isReleaseCall: a call that releases some lock, whichever.
+func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return false
+	}
+	if rules.IsRelease(fn) {
+		_, isWrite := rules.WriteOf(fn)
+		return !isWrite // go-redis Del releases only a SET NX lock's own key
+	}
+	if f := e.calleeFact(fn); f != nil && f.Release {
+		return true
+	}
+	if w, ok := rules.WriteOf(fn); ok && w.Kind == rules.SQLWrite && w.QueryArg >= 0 {
+		if ps := params(cc); w.QueryArg < len(ps) {
+			if q, ok := constString(ps[w.QueryArg]); ok {
+				_, release, _ := rules.AdvisoryLock(q)
+				return release
+			}
+		}
+	}
+	return false
+}
+
 // sameKey reports whether a key-value call addresses the region's lock
 // key. Only key positions count (the key argument, or the keys of a
 // variadic DEL), so a lock key stored as a set member is still a write.

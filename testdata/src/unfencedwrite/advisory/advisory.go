@@ -99,3 +99,31 @@ func notALockGood(ctx context.Context, db *sql.DB, id int64) error {
 	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'idle' WHERE id = $1", id)
 	return err
 }
+
+// PGLocker wraps session advisory locks on the pool.
+type PGLocker struct{ db *sql.DB }
+
+func (l *PGLocker) Lock(ctx context.Context, key int64) error {
+	_, err := l.db.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key)
+	return err
+}
+
+func (l *PGLocker) Unlock(ctx context.Context, key int64) error {
+	_, err := l.db.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", key)
+	return err
+}
+
+func wrapperBad(ctx context.Context, l *PGLocker, db *sql.DB, id int64) error {
+	if err := l.Lock(ctx, id); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", id); err != nil { // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with`
+		return err
+	}
+	if err := l.Unlock(ctx, id); err != nil {
+		return err
+	}
+	// ok: after the release wrapper, no lock is claimed
+	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'idle' WHERE id = $1", id)
+	return err
+}

@@ -50,3 +50,9 @@ type Handle struct {
 func Read(ctx context.Context, db *sql.DB, id string) error {
 	return db.QueryRowContext(ctx, "SELECT v FROM t WHERE id = $1", id).Err()
 }
+
+// Unlock releases an advisory lock: inferred as a release wrapper.
+func (s *Service) Unlock(ctx context.Context, key int64) error { // want Unlock:"release"
+	_, err := s.db.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", key)
+	return err
+}
