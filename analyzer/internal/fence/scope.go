@@ -605,6 +605,40 @@ func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
 		}
 		delete(fs.nilFails, call)
 	}
+	if ai.advisory {
+		// QueryRow("SELECT pg_try_advisory_lock($1)").Scan(&ok): the
+		// scanned bool tells success, and Scan's error failure.
+		delete(fs.nilFails, call) // a *sql.Row is never nil
+		for _, ref := range *call.Referrers() {
+			c, ok := ref.(*ssa.Call)
+			if !ok || receiver(c.Common()) != call {
+				continue
+			}
+			if fn := calleeFunc(c.Common()); fn == nil || fn.Name() != "Scan" {
+				continue
+			}
+			if isError(c.Type()) {
+				classify(c)
+			}
+			for _, a := range params(c.Common()) {
+				dests, ok := unpackVariadic(a)
+				if !ok {
+					continue
+				}
+				for _, d := range dests {
+					alloc, ok := stripValue(d).(*ssa.Alloc)
+					if !ok || alloc.Referrers() == nil {
+						continue
+					}
+					for _, r := range *alloc.Referrers() {
+						if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && types.Identical(load.Type().Underlying(), types.Typ[types.Bool]) {
+							fs.oks[load] = true
+						}
+					}
+				}
+			}
+		}
+	}
 	return fs
 }
 

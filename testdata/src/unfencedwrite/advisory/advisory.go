@@ -127,3 +127,18 @@ func wrapperBad(ctx context.Context, l *PGLocker, db *sql.DB, id int64) error {
 	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'idle' WHERE id = $1", id)
 	return err
 }
+
+func tryLockNotAcquiredGood(ctx context.Context, db *sql.DB, id int64) error {
+	var ok bool
+	if err := db.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", id).Scan(&ok); err != nil {
+		return err
+	}
+	if !ok {
+		// ok: not acquired, outside the scope
+		_, err := db.ExecContext(ctx, "UPDATE jobs SET skipped = skipped + 1 WHERE id = $1", id)
+		return err
+	}
+	defer db.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
+	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced`
+	return err
+}
