@@ -130,6 +130,13 @@ func (c *checker) check(w *fence.Write, call *ssa.Call) {
 		case "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "Exec":
 			c.checkGorm(w, call)
 		}
+	case "GCS":
+		switch name {
+		case "NewWriter":
+			c.checkGCSWriter(w, call)
+		case "Update", "Delete", "Run":
+			c.checkErrOnly(w, call)
+		}
 	case "ZooKeeper":
 		if name == "Set" || name == "Delete" {
 			c.checkErrOnly(w, call) // versioned: zk.ErrBadVersion is the rejection
@@ -158,6 +165,32 @@ func (c *checker) checkExec(w *fence.Write, call *ssa.Call) {
 		return
 	}
 	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never compares RowsAffected(): a write the fence rejected (0 rows) looks like success; abort when it is 0", w.Call))
+}
+
+// ---- GCS ----
+
+// checkGCSWriter: a conditional GCS upload reports its precondition
+// failure from Writer.Close, so Close's error is the write's outcome.
+func (c *checker) checkGCSWriter(w *fence.Write, call *ssa.Call) {
+	for _, u := range flowUses(call, 0) {
+		cl, ok := u.(*ssa.Call)
+		if !ok {
+			if _, ok := u.(*ssa.Defer); ok {
+				if cc := u.(*ssa.Defer).Common(); isSame(fence.Receiver(cc), call) {
+					if fn := callee(cc); fn != nil && fn.Name() == "Close" {
+						c.report(w, "discarded", fmt.Sprintf("the error of fenced write via %s is discarded: a deferred Close drops %s, which is how the fence rejects a stale holder; check Close's error and abort on it", w.Call, rejection("GCS")))
+						return
+					}
+				}
+			}
+			continue
+		}
+		if fn := callee(cl.Common()); fn == nil || fn.Name() != "Close" || !isSame(fence.Receiver(cl.Common()), call) {
+			continue
+		}
+		c.checkErr(w, cl, "GCS")
+		return
+	}
 }
 
 // ---- gorm ----
@@ -444,6 +477,8 @@ func rejection(store string) string {
 		return "PreconditionFailed"
 	case "ZooKeeper":
 		return "zk.ErrBadVersion"
+	case "GCS":
+		return "a 412 precondition failure"
 	}
 	return "sql.ErrNoRows"
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"cloud.google.com/go/storage"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -229,4 +230,29 @@ func zkAbortGood(conn *zk.Conn, lease Lease, data []byte, version int32) error {
 		return err
 	}
 	return nil
+}
+
+func gcsCloseDroppedBad(ctx context.Context, client *storage.Client, lease Lease, data []byte) {
+	name := fmt.Sprintf("reports/%020d.json", lease.Token)
+	w := client.Bucket("b").Object(name).If(storage.Conditions{DoesNotExist: true}).NewWriter(ctx) // want `the error of fenced write via .*NewWriter is discarded: a 412 precondition failure is how the fence rejects a stale holder`
+	_, _ = w.Write(data)
+	w.Close()
+}
+
+func gcsDeferredCloseBad(ctx context.Context, client *storage.Client, lease Lease, data []byte) error {
+	name := fmt.Sprintf("reports/%020d.json", lease.Token)
+	w := client.Bucket("b").Object(name).If(storage.Conditions{DoesNotExist: true}).NewWriter(ctx) // want `the error of fenced write via .*NewWriter is discarded: a deferred Close drops a 412 precondition failure`
+	defer w.Close()
+	_, err := w.Write(data)
+	return err
+}
+
+func gcsCloseReturnedGood(ctx context.Context, client *storage.Client, lease Lease, data []byte) error {
+	// ok: Close's error (the precondition's outcome) is returned
+	name := fmt.Sprintf("reports/%020d.json", lease.Token)
+	w := client.Bucket("b").Object(name).If(storage.Conditions{DoesNotExist: true}).NewWriter(ctx)
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	return w.Close()
 }
