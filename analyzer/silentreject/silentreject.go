@@ -130,6 +130,11 @@ func (c *checker) check(w *fence.Write, call *ssa.Call) {
 		case "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "Exec":
 			c.checkGorm(w, call)
 		}
+	case "consul KV", "consul":
+		switch name {
+		case "CAS", "DeleteCAS", "Acquire", "Txn":
+			c.checkConsulOK(w, call)
+		}
 	case "GCS":
 		switch name {
 		case "NewWriter":
@@ -165,6 +170,30 @@ func (c *checker) checkExec(w *fence.Write, call *ssa.Call) {
 		return
 	}
 	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never compares RowsAffected(): a write the fence rejected (0 rows) looks like success; abort when it is 0", w.Call))
+}
+
+// ---- consul ----
+
+// checkConsulOK: consul reports a failed CAS, Acquire or transaction check
+// as ok == false with a nil error, so the bool is the write's outcome.
+func (c *checker) checkConsulOK(w *fence.Write, call *ssa.Call) {
+	ok := extract(call, 0)
+	if ok == nil {
+		c.report(w, "discarded", fmt.Sprintf("the ok result of fenced write via %s is discarded: consul reports a write its check rejected as ok == false with a nil error; abort when it is false", w.Call))
+		return
+	}
+	for _, u := range flowUses(ok, 0) {
+		switch u.(type) {
+		case *ssa.If, *ssa.BinOp, *ssa.UnOp, *ssa.Return, *ssa.Store, *ssa.Send, *ssa.MapUpdate, *ssa.Phi:
+			return // tested, or handed on
+		case *ssa.Call:
+			if isLogCall(u.(*ssa.Call).Common()) {
+				continue
+			}
+			return
+		}
+	}
+	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never tests its ok result: consul reports a write its check rejected as ok == false with a nil error; abort when it is false", w.Call))
 }
 
 // ---- GCS ----

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/go-zookeeper/zk"
+	"github.com/hashicorp/consul/api"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
@@ -255,4 +256,21 @@ func gcsCloseReturnedGood(ctx context.Context, client *storage.Client, lease Lea
 		return err
 	}
 	return w.Close()
+}
+
+func consulCASDroppedBad(client *api.Client, lease Lease, p *api.KVPair) error {
+	_, _, err := client.KV().CAS(p, nil) // want `the ok result of fenced write via client.KV\(\).CAS is discarded: consul reports a write its check rejected as ok == false with a nil error`
+	return err
+}
+
+func consulCASGood(client *api.Client, lease Lease, p *api.KVPair) error {
+	// ok: a false ok aborts
+	ok, _, err := client.KV().CAS(p, nil)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrStale
+	}
+	return nil
 }
