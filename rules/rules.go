@@ -110,6 +110,10 @@ const (
 	// GCSWrite: a Cloud Storage write; its object handle's If conditions
 	// and object name are the fence (see GCS).
 	GCSWrite
+	// AzureWrite: an Azure Blob write; the AccessConditions of the options
+	// at InputArg, or the token in the blob name (KeyArg, or the name the
+	// client was made for), are the fence (see AzureBlob).
+	AzureWrite
 )
 
 // Write describes one storage write call.
@@ -148,7 +152,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &DynamoDB, &S3,
-	&Gorm, &GCS, &UUID, &CryptoRand, &MathRand, &Time,
+	&Gorm, &GCS, &AzureBlob, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (
@@ -234,7 +238,7 @@ var libraryModules = []string{
 	// caller's conditions, so judging them would turn every caller's
 	// fenced write into an "unfenced" fact.
 	"gorm.io",
-	"cloud.google.com/go/storage",
+	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",
 }
 
 // IsLibraryPackage reports whether path belongs to a library rules/ knows.

@@ -488,3 +488,93 @@ func isZeroConst(v ssa.Value) bool {
 	}
 	return false
 }
+
+// evalAzure: an Azure Blob write is fenced by a precondition in its
+// options' AccessConditions (or a blob lease ID, which the service checks
+// for that blob) or by the token in the blob name: the name argument of
+// azblob.Client's methods, or the name a blob client was made for
+// (container.NewBlockBlobClient(name)). Options or clients built
+// elsewhere may carry what we cannot see: unknown.
+func (e *engine) evalAzure(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ev := &eval{isWrite: true, store: "Azure Blob", verdict: Unknown}
+	ps := params(cc)
+	if w.InputArg >= len(ps) {
+		return ev
+	}
+	conditioned, ok := e.azureConditioned(ps[w.InputArg])
+	if !ok {
+		return ev
+	}
+	if conditioned {
+		ev.verdict = Fenced
+		return ev
+	}
+	var name ssa.Value
+	if w.KeyArg >= 0 && w.KeyArg < len(ps) {
+		name = ps[w.KeyArg]
+	} else if call, ok := stripValue(receiver(cc)).(*ssa.Call); ok {
+		if fn := calleeFunc(call.Common()); fn != nil && rules.AzureClientCtors[fn.Name()] {
+			if cps := params(call.Common()); len(cps) > 0 {
+				name = cps[0]
+			}
+		}
+	}
+	if name == nil {
+		return ev // a client made elsewhere, for a name we cannot see
+	}
+	if n, ok := constString(name); ok {
+		ev.target = n
+	}
+	if o := e.originOf(name); o != nil && o.param >= 0 {
+		ev.fencedBy = []int{o.param}
+	} else if o != nil {
+		ev.verdict = Fenced
+		if o.weak {
+			ev.verdict = WeakToken
+		}
+		return ev
+	}
+	ev.verdict = Unfenced
+	ev.detail = "it has no AccessConditions precondition (IfMatch, IfNoneMatch, IfTags, a lease ID) and its blob name does not carry the token"
+	return ev
+}
+
+// azureConditioned reads an options value: conditioned when its
+// AccessConditions set a precondition; ok is false when the options (or
+// their conditions) are built where we cannot see them.
+func (e *engine) azureConditioned(opts ssa.Value) (conditioned, ok bool) {
+	if c, isConst := stripValue(opts).(*ssa.Const); isConst && c.IsNil() {
+		return false, true // nil options: no conditions
+	}
+	fs, ok := fieldStores(opts)
+	if !ok {
+		return false, false
+	}
+	ac, has := fs["AccessConditions"]
+	if !has {
+		return false, true
+	}
+	if c, isConst := stripValue(ac).(*ssa.Const); isConst && c.IsNil() {
+		return false, true
+	}
+	acs, ok := fieldStores(ac)
+	if !ok {
+		return false, false
+	}
+	for group, fields := range rules.AzureConditions {
+		v, has := acs[group]
+		if !has {
+			continue
+		}
+		gs, ok := fieldStores(v)
+		if !ok {
+			return false, false
+		}
+		for _, f := range fields {
+			if x, has := gs[f]; has && !isZeroConst(x) {
+				conditioned = true
+			}
+		}
+	}
+	return conditioned, true
+}

@@ -275,6 +275,8 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return e.evalGorm(cc, w)
 	case rules.GCSWrite:
 		return e.evalGCS(cc)
+	case rules.AzureWrite:
+		return e.evalAzure(cc, w)
 	}
 	return &eval{}
 }
