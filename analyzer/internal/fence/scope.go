@@ -747,27 +747,27 @@ func (e *engine) inferRelease(f *ssa.Function) {
 	if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release) {
 		return
 	}
-	releases, acquires := false, false
+	releases := false
 	for _, b := range f.Blocks {
 		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				if d, ok := instr.(*ssa.Defer); ok && e.isReleaseCall(d.Common()) {
-					releases = true
-				}
-				continue
-			}
-			if _, ok := e.acquireOf(call); ok {
-				acquires = true
-			}
-			if e.isReleaseCall(call.Common()) {
+			if cc, _ := callOf(instr); cc != nil && e.isReleaseCall(cc) {
 				releases = true
 			}
 		}
 	}
-	if releases && !acquires {
-		e.factFor(fn).Release = true
+	if !releases {
+		return // most functions: no need to look for acquires
 	}
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if _, ok := e.acquireOf(call); ok {
+					return // it takes a lock too: an acquire or with-lock helper
+				}
+			}
+		}
+	}
+	e.factFor(fn).Release = true
 }
 
 // isReleaseCall: a call that releases some lock, whichever.
