@@ -55,7 +55,31 @@ func (e *engine) condText(pos token.Pos) string {
 	if n := e.nodeAt(pos); n != nil {
 		return types.ExprString(n)
 	}
+	if u := e.receiveAt(pos); u != nil {
+		return types.ExprString(u)
+	}
 	return "a check in Go"
+}
+
+// receiveAt finds the receive expression (<-ch) whose arrow is at pos:
+// select cases are not in the position indexes.
+func (e *engine) receiveAt(pos token.Pos) *ast.UnaryExpr {
+	var found *ast.UnaryExpr
+	for _, f := range e.pass.Files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || found != nil || n.Pos() > pos || n.End() <= pos {
+				return false
+			}
+			if u, ok := n.(*ast.UnaryExpr); ok && u.OpPos == pos && u.Op == token.ARROW {
+				found = u
+			}
+			return true
+		})
+	}
+	return found
 }
 
 func (e *engine) nodeAt(pos token.Pos) ast.Expr {
@@ -155,6 +179,9 @@ func (e *engine) livenessSelect(c *ssa.BinOp) (token.Pos, bool) {
 		if pos, ok := e.livenessChan(st.Chan); ok {
 			return pos, true
 		}
+		if e.lostChannel(st.Chan) {
+			return st.Pos, true // <-lostCh: reported at the receive
+		}
 	}
 	return token.NoPos, false
 }
@@ -188,6 +215,24 @@ func (e *engine) livenessChan(ch ssa.Value) (token.Pos, bool) {
 		}
 	}
 	return token.NoPos, false
+}
+
+// lostChannel: the channel an acquire returns, closed when the lock is lost
+// (consul's lostCh, _ := lock.Lock(stop)).
+func (e *engine) lostChannel(ch ssa.Value) bool {
+	ex, ok := stripValue(ch).(*ssa.Extract)
+	if !ok {
+		return false
+	}
+	call, ok := ex.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if _, isChan := ex.Type().Underlying().(*types.Chan); !isChan {
+		return false
+	}
+	_, acquire := e.acquireOf(call)
+	return acquire
 }
 
 // isSession: an etcd concurrency session (its lease keeps the locks).
