@@ -562,6 +562,8 @@ func (c *checker) checkErr(w *fence.Write, err ssa.Value, store string) {
 			if fn := callee(cc); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "As" && len(cc.Args) == 2 {
 				if exc := conditionFailure(cc.Args[1]); exc != "" {
 					c.judgeRejection(w, trueBranch(u), exc)
+				} else if b := preconditionFailedBranch(cc.Args[1]); b != nil {
+					c.judgeRejection(w, b, "PreconditionFailed")
 				}
 				return
 			}
@@ -598,6 +600,54 @@ func conditionFailure(target ssa.Value) string {
 		return name
 	}
 	return ""
+}
+
+// preconditionFailedBranch: for errors.As(err, &apiErr) with apiErr a
+// smithy.APIError, the block entered when apiErr.ErrorCode() equals
+// "PreconditionFailed" (S3's answer to a failed IfMatch/IfNoneMatch).
+func preconditionFailedBranch(target ssa.Value) *ssa.BasicBlock {
+	alloc, ok := strip(target).(*ssa.Alloc)
+	if !ok || alloc.Referrers() == nil {
+		return nil
+	}
+	p, ok := alloc.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/aws/smithy-go" || n.Obj().Name() != "APIError" {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		load, ok := r.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || load.Referrers() == nil {
+			continue
+		}
+		for _, lr := range *load.Referrers() {
+			call, ok := lr.(*ssa.Call)
+			if !ok || !call.Common().IsInvoke() || call.Common().Method.Name() != "ErrorCode" || call.Referrers() == nil {
+				continue
+			}
+			for _, cr := range *call.Referrers() {
+				bo, ok := cr.(*ssa.BinOp)
+				if !ok || (bo.Op != token.EQL && bo.Op != token.NEQ) {
+					continue
+				}
+				other := bo.Y
+				if other == call {
+					other = bo.X
+				}
+				if k, ok := other.(*ssa.Const); !ok || k.Value == nil || k.Value.ExactString() != `"PreconditionFailed"` {
+					continue
+				}
+				if bo.Op == token.NEQ {
+					return falseBranch(bo)
+				}
+				return trueBranch(bo)
+			}
+		}
+	}
+	return nil
 }
 
 // judgeRejection: the branch taken on the store's rejection must abort;

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
 	"github.com/go-zookeeper/zk"
 	"github.com/hashicorp/consul/api"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -273,4 +274,31 @@ func consulCASGood(client *api.Client, lease Lease, p *api.KVPair) error {
 		return ErrStale
 	}
 	return nil
+}
+
+func s3PreconditionSwallowedBad(ctx context.Context, client *s3.Client, lease Lease, id string) error {
+	_, err := client.PutObject(ctx, &s3.PutObjectInput{ // want `fenced write via client.PutObject treats PreconditionFailed as success: the fence rejected a stale holder; abort, do not carry on`
+		Bucket:      aws.String("b"),
+		Key:         aws.String(fmt.Sprintf("reports/%s/%020d", id, lease.Token)),
+		IfNoneMatch: aws.String("*"),
+	})
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "PreconditionFailed" {
+		return nil // "someone already wrote it"
+	}
+	return err
+}
+
+func s3PreconditionAbortGood(ctx context.Context, client *s3.Client, lease Lease, id string) error {
+	// ok: the rejection aborts
+	_, err := client.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:      aws.String("b"),
+		Key:         aws.String(fmt.Sprintf("reports/%s/%020d", id, lease.Token)),
+		IfNoneMatch: aws.String("*"),
+	})
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "PreconditionFailed" {
+		return ErrStale
+	}
+	return err
 }
