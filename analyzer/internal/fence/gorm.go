@@ -163,7 +163,73 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if where == "" && ev.verdict == Unfenced && ev.detail == "" {
 		ev.detail = "its chain has no Where"
 	}
+	if (ev.verdict == Unfenced || ev.verdict == RecordedOnly) && lockedRowsOn(v) {
+		// The same *gorm.DB (a transaction) took row locks with
+		// Clauses(clause.Locking{...}): SELECT ... FOR UPDATE and a token
+		// compared in Go is a fence we do not model for gorm. Unknown
+		// rather than a false alarm.
+		ev.verdict, ev.detail = Unknown, ""
+	}
 	return ev
+}
+
+// lockedRowsOn reports whether a gorm chain on root, in the function that
+// defines root or a closure in it, passes a clause.Locking to Clauses.
+func lockedRowsOn(root ssa.Value) bool {
+	root = stripValue(root)
+	fn := root.Parent()
+	if fn == nil {
+		return false
+	}
+	found := false
+	var visit func(f *ssa.Function)
+	visit = func(f *ssa.Function) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || found {
+					continue
+				}
+				cfn := calleeFunc(call.Common())
+				if cfn == nil || cfn.Name() != "Clauses" || !isGormDB(cfn) {
+					continue
+				}
+				for _, a := range params(call.Common()) {
+					exprs, ok := unpackVariadic(a)
+					if !ok {
+						continue
+					}
+					for _, x := range exprs {
+						if n, ok := types.Unalias(stripValue(x).Type()).(*types.Named); ok && n.Obj().Name() == "Locking" &&
+							n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "gorm.io/gorm/clause" && gormRoot(call) == root {
+							found = true
+						}
+					}
+				}
+			}
+		}
+		for _, a := range f.AnonFuncs {
+			visit(a)
+		}
+	}
+	visit(fn)
+	return found
+}
+
+// gormRoot follows a gorm chain call back to the value it starts from.
+func gormRoot(call *ssa.Call) ssa.Value {
+	var v ssa.Value = call
+	for i := 0; i < 32; i++ {
+		c, ok := stripValue(v).(*ssa.Call)
+		if !ok {
+			return stripValue(v)
+		}
+		if fn := calleeFunc(c.Common()); fn == nil || !isGormDB(fn) {
+			return c
+		}
+		v = receiver(c.Common())
+	}
+	return nil
 }
 
 func isGormDB(fn *types.Func) bool {

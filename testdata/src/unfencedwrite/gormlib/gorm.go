@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 type Lease struct {
@@ -80,6 +81,27 @@ func readGood(db *gorm.DB, lease *Lease, id int64) (Job, error) {
 	var j Job
 	err := db.Where("id = ?", id).First(&j).Error
 	return j, err
+}
+
+func lockedRowTxGood(db *gorm.DB, lease *Lease, id int64) error {
+	// ok (unknown, not reported): the transaction locks the row
+	// (SELECT ... FOR UPDATE) and compares the token in Go before writing
+	return db.Transaction(func(tx *gorm.DB) error {
+		var j Job
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).First(&j).Error; err != nil {
+			return err
+		}
+		if j.Fence >= lease.Token {
+			return errSuperseded
+		}
+		return tx.Model(&j).Updates(map[string]any{"state": "done", "fence": lease.Token}).Error
+	})
+}
+
+func txNoRowLockBad(db *gorm.DB, lease *Lease, id int64) error {
+	return db.Transaction(func(tx *gorm.DB) error {
+		return tx.Model(&Job{}).Where("id = ?", id).Update("state", "done").Error // want `gorm write via tx.Model\(&Job\{\}\).Where\("id = \?", id\).Update to Job under the Lease held in parameter lease is not fenced`
+	})
 }
 
 var errSuperseded = context.Canceled

@@ -7,3 +7,8 @@
 package clause
 
 type Expression interface{}
+
+type Locking struct {
+	Strength string
+	Options  string
+}
