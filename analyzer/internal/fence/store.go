@@ -250,7 +250,16 @@ func (e *engine) evalS3(cc *ssa.CallCommon, w *rules.Write) *eval {
 			return ev
 		}
 	}
-	if key, has := fs["Key"]; has {
+	return e.keyFence(ev, fs["Key"], "it has no IfMatch/IfNoneMatch precondition and its key does not carry the token")
+}
+
+// keyFence judges an object-store write that has no precondition by its
+// key (S3 key, GCS object name, Azure blob name): one per token fences it
+// (weakly for a weak token); a key built from a parameter tells callers
+// which parameter would fence it (FencedBy); anything else is unfenced,
+// for the reason detail gives. key may be nil (no key seen).
+func (e *engine) keyFence(ev *eval, key ssa.Value, detail string) *eval {
+	if key != nil {
 		if o := e.originOf(key); o != nil && o.param >= 0 {
 			ev.fencedBy = []int{o.param}
 		} else if o != nil {
@@ -262,7 +271,7 @@ func (e *engine) evalS3(cc *ssa.CallCommon, w *rules.Write) *eval {
 		}
 	}
 	ev.verdict = Unfenced
-	ev.detail = "it has no IfMatch/IfNoneMatch precondition and its key does not carry the token"
+	ev.detail = detail
 	return ev
 }
 
@@ -432,21 +441,7 @@ func (e *engine) evalGCS(cc *ssa.CallCommon) *eval {
 				ev.verdict = Fenced
 				return ev
 			}
-			if o := e.originOf(ps[0]); o != nil && o.param >= 0 {
-				ev.fencedBy = []int{o.param}
-				ev.verdict = Unfenced
-				ev.detail = "it has no If(Conditions{...}) precondition and its object name does not carry the token"
-				return ev
-			} else if o != nil {
-				ev.verdict = Fenced
-				if o.weak {
-					ev.verdict = WeakToken
-				}
-				return ev
-			}
-			ev.verdict = Unfenced
-			ev.detail = "it has no If(Conditions{...}) precondition and its object name does not carry the token"
-			return ev
+			return e.keyFence(ev, ps[0], "it has no If(Conditions{...}) precondition and its object name does not carry the token")
 		case name == "If":
 			if len(ps) == 0 {
 				return ev
@@ -525,18 +520,7 @@ func (e *engine) evalAzure(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if n, ok := constString(name); ok {
 		ev.target = n
 	}
-	if o := e.originOf(name); o != nil && o.param >= 0 {
-		ev.fencedBy = []int{o.param}
-	} else if o != nil {
-		ev.verdict = Fenced
-		if o.weak {
-			ev.verdict = WeakToken
-		}
-		return ev
-	}
-	ev.verdict = Unfenced
-	ev.detail = "it has no AccessConditions precondition (IfMatch, IfNoneMatch, IfTags, a lease ID) and its blob name does not carry the token"
-	return ev
+	return e.keyFence(ev, name, "it has no AccessConditions precondition (IfMatch, IfNoneMatch, IfTags, a lease ID) and its blob name does not carry the token")
 }
 
 // azureConditioned reads an options value: conditioned when its
