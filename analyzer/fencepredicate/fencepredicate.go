@@ -501,7 +501,7 @@ func (c *checker) checkDynamo(w *fence.Write) {
 	if len(ps) < 2 {
 		return
 	}
-	fs, ok := fieldValues(ps[1])
+	fs, ok := fence.FieldStores(ps[1])
 	if !ok {
 		return
 	}

@@ -1,76 +1,22 @@
 package fencepredicate
 
 import (
-	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"go/constant"
-	"go/token"
 	"go/types"
 
+	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"golang.org/x/tools/go/ssa"
 )
 
 // The helpers below read the input struct of a DynamoDB call in SSA: the
 // engine exposes no parsed condition for DynamoDB writes.
 
-// strip looks through conversions that do not change a value.
-func strip(v ssa.Value) ssa.Value {
-	for range 8 {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		default:
-			return v
-		}
-	}
-	return v
-}
-
-// fieldValues returns, for &T{...} (or a load of it), the last value stored
-// in each named field.
-func fieldValues(v ssa.Value) (map[string]ssa.Value, bool) {
-	v = strip(v)
-	base := v
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		base = load.X
-	}
-	switch base.(type) {
-	case *ssa.Alloc, *ssa.IndexAddr:
-	default:
-		return nil, false
-	}
-	ptr, ok := base.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil, false
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || base.Referrers() == nil {
-		return nil, false
-	}
-	out := map[string]ssa.Value{}
-	for _, r := range *base.Referrers() {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fa.X != base {
-			continue
-		}
-		for _, s := range fence.StoresTo(fa) {
-			out[st.Field(fa.Field).Name()] = s
-		}
-	}
-	return out, true
-}
-
 // constStr returns a constant string, looking through aws.String.
 func constStr(v ssa.Value) (string, bool) {
 	if v == nil {
 		return "", false
 	}
-	v = strip(v)
+	v = fence.StripValue(v)
 	switch x := v.(type) {
 	case *ssa.Const:
 		if x.Value != nil && x.Value.Kind() == constant.String {
@@ -94,7 +40,7 @@ func mapLiteral(m ssa.Value) (map[string]ssa.Value, bool) {
 	if m == nil {
 		return nil, false
 	}
-	m = strip(m)
+	m = fence.StripValue(m)
 	mm, ok := m.(*ssa.MakeMap)
 	if !ok {
 		return nil, false

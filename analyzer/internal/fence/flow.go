@@ -612,3 +612,10 @@ func Receiver(cc *ssa.CallCommon) ssa.Value { return receiver(cc) }
 
 // StoresTo returns the values stored at addr.
 func StoresTo(addr ssa.Value) []ssa.Value { return storesTo(addr) }
+
+// StripValue looks through conversions that do not change a value.
+func StripValue(v ssa.Value) ssa.Value { return stripValue(v) }
+
+// FieldStores returns, for &T{...} (or a load of it), the last value
+// stored in each named field.
+func FieldStores(v ssa.Value) (map[string]ssa.Value, bool) { return fieldStores(v) }
