@@ -669,28 +669,28 @@ func (c *checker) reportNoRows(w *fence.Write) {
 
 // isNoRows: a load of database/sql.ErrNoRows or pgx.ErrNoRows.
 func isNoRows(v ssa.Value) bool {
-	v = strip(v)
-	load, ok := v.(*ssa.UnOp)
+	p, ok := sentinelPkg(v, "ErrNoRows")
+	return ok && (p == "database/sql" || strings.HasPrefix(p, "github.com/jackc/pgx"))
+}
+
+// sentinelPkg returns the package of the error variable name that v loads.
+func sentinelPkg(v ssa.Value, name string) (string, bool) {
+	load, ok := strip(v).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
-		return false
+		return "", false
 	}
 	g, ok := load.X.(*ssa.Global)
-	if !ok || g.Name() != "ErrNoRows" || g.Pkg == nil {
-		return false
+	if !ok || g.Name() != name || g.Pkg == nil {
+		return "", false
 	}
-	p := g.Pkg.Pkg.Path()
-	return p == "database/sql" || strings.HasPrefix(p, "github.com/jackc/pgx")
+	return g.Pkg.Pkg.Path(), true
 }
 
 // isBadVersion: a load of go-zookeeper's zk.ErrBadVersion, the answer to a
 // Set or Delete whose expected version no longer matches.
 func isBadVersion(v ssa.Value) bool {
-	load, ok := strip(v).(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	g, ok := load.X.(*ssa.Global)
-	return ok && g.Name() == "ErrBadVersion" && g.Pkg != nil && g.Pkg.Pkg.Path() == "github.com/go-zookeeper/zk"
+	p, ok := sentinelPkg(v, "ErrBadVersion")
+	return ok && p == "github.com/go-zookeeper/zk"
 }
 
 // falseBranch returns the block an If on v enters when v is false.
