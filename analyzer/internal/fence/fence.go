@@ -153,7 +153,8 @@ type engine struct {
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
 	sql               *sqlCache
-	lastRead          token.Pos // the read behind the last "token" guard found
+	lockedRows        map[ssa.Value]bool // gorm roots that took row locks (lockedRowsOn)
+	lastRead          token.Pos          // the read behind the last "token" guard found
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {

@@ -163,7 +163,7 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if where == "" && ev.verdict == Unfenced && ev.detail == "" {
 		ev.detail = "its chain has no Where"
 	}
-	if (ev.verdict == Unfenced || ev.verdict == RecordedOnly) && lockedRowsOn(v) {
+	if (ev.verdict == Unfenced || ev.verdict == RecordedOnly) && e.lockedRowsOn(v) {
 		// The same *gorm.DB (a transaction) took row locks with
 		// Clauses(clause.Locking{...}): SELECT ... FOR UPDATE and a token
 		// compared in Go is a fence we do not model for gorm. Unknown
@@ -174,9 +174,23 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 }
 
 // lockedRowsOn reports whether a gorm chain on root, in the function that
-// defines root or a closure in it, passes a clause.Locking to Clauses.
-func lockedRowsOn(root ssa.Value) bool {
+// defines root or a closure in it, passes a clause.Locking to Clauses. It
+// is asked once per unfenced write; the answer is kept per root, so a
+// function with many writes on one transaction is scanned once.
+func (e *engine) lockedRowsOn(root ssa.Value) bool {
 	root = stripValue(root)
+	if r, ok := e.lockedRows[root]; ok {
+		return r
+	}
+	r := scanLockedRows(root)
+	if e.lockedRows == nil {
+		e.lockedRows = map[ssa.Value]bool{}
+	}
+	e.lockedRows[root] = r
+	return r
+}
+
+func scanLockedRows(root ssa.Value) bool {
 	fn := root.Parent()
 	if fn == nil {
 		return false
