@@ -81,6 +81,9 @@ func hasLeaseSuffix(name string) bool {
 
 // IsTokenParamName reports whether a parameter name says it is a fencing token.
 func IsTokenParamName(name string) bool {
+	if len(name) > len("fencing_token") {
+		return false // longer than every entry: skip lower-casing it
+	}
 	return tokenParamNames[strings.ToLower(name)]
 }
 

@@ -1,7 +1,5 @@
 package rules
 
-import "strings"
-
 const dbsql = "database/sql"
 
 // DatabaseSQL is database/sql. Exec/Query* carry constant SQL whose own
@@ -68,24 +66,47 @@ func concatWrites(lists ...[]Write) []Write {
 // transaction ends; a session-level one until unlock or disconnect, on
 // whichever pooled connection ran it.
 func AdvisoryLock(sql string) (acquire, release, xact bool) {
-	q := strings.ToLower(sql)
-	if !strings.Contains(q, "pg_") || !strings.Contains(q, "advisory_") {
+	// Called for every constant SQL string passed to a write: match case-
+	// insensitively without lower-casing a copy of the statement.
+	if !containsFold(sql, "advisory_") {
 		return false, false, false
 	}
-	if strings.Contains(q, "pg_advisory_unlock") {
+	if containsFold(sql, "pg_advisory_unlock") {
 		return false, true, false
 	}
 	for _, f := range []string{"pg_advisory_xact_lock", "pg_try_advisory_xact_lock"} {
-		if strings.Contains(q, f) {
+		if containsFold(sql, f) {
 			return true, false, true
 		}
 	}
 	for _, f := range []string{"pg_advisory_lock", "pg_try_advisory_lock"} {
-		if strings.Contains(q, f) {
+		if containsFold(sql, f) {
 			return true, false, false
 		}
 	}
 	return false, false, false
+}
+
+// containsFold reports whether s contains lower, an ASCII lower-case
+// string, ignoring ASCII case in s.
+func containsFold(s, lower string) bool {
+	n := len(lower)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
 }
 
 // AdvisoryLockName names advisory locks in messages.

@@ -67,7 +67,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 	}
 	model.ScopeOf = e.scopeOf
 	model.sql = e.sql
-	model.CallAt = func(p token.Pos) *ast.CallExpr { return e.calls[p] }
+	model.CallAt = e.calls.get
 	// Order by file name and offset, not token.Pos: drivers parse files in
 	// parallel, so the Pos ranges files get vary from run to run.
 	fset := pass.Fset
@@ -124,9 +124,9 @@ type engine struct {
 	funcs []*ssa.Function
 
 	// AST lookups by position: SSA positions point into these nodes.
-	calls  map[token.Pos]*ast.CallExpr // by Lparen
-	sels   map[token.Pos]*ast.SelectorExpr
-	binops map[token.Pos]*ast.BinaryExpr // by OpPos
+	calls  posIndex[*ast.CallExpr] // by Lparen
+	sels   posIndex[*ast.SelectorExpr]
+	binops posIndex[*ast.BinaryExpr] // by OpPos
 
 	// local knowledge, later exported as facts
 	local       map[*types.Func]*FuncFact
@@ -161,9 +161,6 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 	return &engine{
 		pass:        pass,
 		model:       model,
-		calls:       map[token.Pos]*ast.CallExpr{},
-		sels:        map[token.Pos]*ast.SelectorExpr{},
-		binops:      map[token.Pos]*ast.BinaryExpr{},
 		local:       map[*types.Func]*FuncFact{},
 		imported:    map[*types.Func]*FuncFact{},
 		tokenFields: map[*types.Var]bool{},
@@ -207,11 +204,11 @@ func (e *engine) buildSSA() (ok bool) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				e.calls[n.Lparen] = n
+				e.calls.add(n.Lparen, n)
 			case *ast.SelectorExpr:
-				e.sels[n.Sel.Pos()] = n
+				e.sels.add(n.Sel.Pos(), n)
 			case *ast.BinaryExpr:
-				e.binops[n.OpPos] = n
+				e.binops.add(n.OpPos, n)
 			}
 			return true
 		})
@@ -229,6 +226,9 @@ func (e *engine) buildSSA() (ok bool) {
 			}
 		}
 	}
+	e.calls.seal()
+	e.sels.seal()
+	e.binops.seal()
 	return true
 }
 

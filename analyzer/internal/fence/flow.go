@@ -561,7 +561,7 @@ func receiver(cc *ssa.CallCommon) ssa.Value {
 
 // exprAt renders the call expression whose '(' is at pos.
 func (e *engine) exprAt(pos token.Pos) string {
-	if c, ok := e.calls[pos]; ok {
+	if c, ok := e.calls.at(pos); ok {
 		return types.ExprString(c)
 	}
 	return "the token"
@@ -569,7 +569,7 @@ func (e *engine) exprAt(pos token.Pos) string {
 
 // selectorAt renders the selector whose Sel is at pos (lease.Token).
 func (e *engine) selectorAt(pos token.Pos, field string) string {
-	if s, ok := e.sels[pos]; ok {
+	if s, ok := e.sels.at(pos); ok {
 		return types.ExprString(s)
 	}
 	return field
@@ -577,7 +577,7 @@ func (e *engine) selectorAt(pos token.Pos, field string) string {
 
 // exprPos returns the start of the call expression whose '(' is at pos.
 func (e *engine) exprPos(pos token.Pos) token.Pos {
-	if c, ok := e.calls[pos]; ok {
+	if c, ok := e.calls.at(pos); ok {
 		return c.Pos()
 	}
 	return pos
@@ -585,7 +585,7 @@ func (e *engine) exprPos(pos token.Pos) token.Pos {
 
 // selectorPos returns the start of the selector whose Sel is at pos.
 func (e *engine) selectorPos(pos token.Pos) token.Pos {
-	if s, ok := e.sels[pos]; ok {
+	if s, ok := e.sels.at(pos); ok {
 		return s.Pos()
 	}
 	return pos
@@ -593,13 +593,13 @@ func (e *engine) selectorPos(pos token.Pos) token.Pos {
 
 // callName renders the function part of a call: "tx.ExecContext".
 func (e *engine) callName(pos token.Pos) string {
-	if c, ok := e.calls[pos]; ok {
+	if c, ok := e.calls.at(pos); ok {
 		return types.ExprString(c.Fun)
 	}
 	return "the call"
 }
 
-func (e *engine) callExpr(pos token.Pos) *ast.CallExpr { return e.calls[pos] }
+func (e *engine) callExpr(pos token.Pos) *ast.CallExpr { return e.calls.get(pos) }
 
 // Params, Receiver and StoresTo are the engine's SSA helpers for the
 // analyzers that follow values themselves (fencepredicate, silentreject).

@@ -83,13 +83,13 @@ func (e *engine) receiveAt(pos token.Pos) *ast.UnaryExpr {
 }
 
 func (e *engine) nodeAt(pos token.Pos) ast.Expr {
-	if c, ok := e.calls[pos]; ok {
+	if c, ok := e.calls.at(pos); ok {
 		return c
 	}
-	if s, ok := e.sels[pos]; ok {
+	if s, ok := e.sels.at(pos); ok {
 		return s
 	}
-	if b, ok := e.binops[pos]; ok {
+	if b, ok := e.binops.at(pos); ok {
 		return b
 	}
 	return nil

@@ -185,7 +185,7 @@ func (e *engine) publish() {
 	for fn, f := range e.local {
 		facts[fn] = f
 	}
-	for _, call := range e.calls {
+	for _, call := range e.calls.nodes {
 		fn, _ := typeutil.Callee(e.pass.TypesInfo, call).(*types.Func)
 		if fn == nil {
 			continue

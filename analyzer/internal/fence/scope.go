@@ -248,10 +248,19 @@ func isError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
+var readerPrefixes = []string{"Get", "Load", "Parse", "Decode", "Unmarshal", "Read", "Find", "Lookup", "List", "Describe", "Current", "Peek", "Inspect", "Fetch"}
+
 // isReaderName: functions that look a lease up rather than take it.
 func isReaderName(name string) bool {
-	for _, p := range []string{"Get", "Load", "Parse", "Decode", "Unmarshal", "Read", "Find", "Lookup", "List", "Describe", "Current", "Peek", "Inspect", "Fetch"} {
-		if strings.HasPrefix(name, p) || strings.HasPrefix(name, strings.ToLower(p[:1])+p[1:]) {
+	if name == "" {
+		return false
+	}
+	first := name[0]
+	if 'a' <= first && first <= 'z' {
+		first -= 'a' - 'A' // getLease reads like GetLease
+	}
+	for _, p := range readerPrefixes {
+		if first == p[0] && strings.HasPrefix(name[1:], p[1:]) {
 			return true
 		}
 	}
