@@ -694,31 +694,33 @@ func isBadVersion(v ssa.Value) bool {
 }
 
 // falseBranch returns the block an If on v enters when v is false.
-func falseBranch(v ssa.Value) *ssa.BasicBlock {
-	if refs := v.Referrers(); refs != nil {
-		for _, r := range *refs {
-			if iff, ok := r.(*ssa.If); ok && len(iff.Block().Succs) == 2 {
-				return iff.Block().Succs[1]
-			}
-		}
-	}
-	return nil
-}
+func falseBranch(v ssa.Value) *ssa.BasicBlock { return branch(v, false) }
 
 // trueBranch returns the block an If on v enters when v is true.
-func trueBranch(v ssa.Value) *ssa.BasicBlock {
+func trueBranch(v ssa.Value) *ssa.BasicBlock { return branch(v, true) }
+
+// branch returns the block an If on v enters when v equals want, looking
+// through one negation (ok := !done; if ok {...}: the builder folds a
+// negated if condition itself, a negated value it does not).
+func branch(v ssa.Value, want bool) *ssa.BasicBlock {
+	succ := func(iff *ssa.If, want bool) *ssa.BasicBlock {
+		if want {
+			return iff.Block().Succs[0]
+		}
+		return iff.Block().Succs[1]
+	}
 	refs := v.Referrers()
 	if refs == nil {
 		return nil
 	}
 	for _, r := range *refs {
 		if iff, ok := r.(*ssa.If); ok && len(iff.Block().Succs) == 2 {
-			return iff.Block().Succs[0]
+			return succ(iff, want)
 		}
 		if u, ok := r.(*ssa.UnOp); ok && u.Op == token.NOT {
 			for _, r2 := range *u.Referrers() {
 				if iff, ok := r2.(*ssa.If); ok && len(iff.Block().Succs) == 2 {
-					return iff.Block().Succs[1]
+					return succ(iff, !want)
 				}
 			}
 		}

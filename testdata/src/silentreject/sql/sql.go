@@ -108,6 +108,27 @@ func noRowsCompareBad(ctx context.Context, conn *pgx.Conn, lease *Lease, id stri
 	return bal, err
 }
 
+func noRowsNegatedBad(ctx context.Context, conn *pgx.Conn, lease *Lease, id string) (int64, error) {
+	var bal int64
+	err := conn.QueryRow(ctx, debitReturning, 10, id, lease.Token).Scan(&bal) // want `treats ErrNoRows as success`
+	superseded := !(err != pgx.ErrNoRows)
+	if superseded {
+		return 0, nil
+	}
+	return bal, err
+}
+
+func noRowsNegatedGood(ctx context.Context, conn *pgx.Conn, lease *Lease, id string) (int64, error) {
+	var bal int64
+	// ok: the negated comparison's rejection branch fails
+	err := conn.QueryRow(ctx, debitReturning, 10, id, lease.Token).Scan(&bal)
+	superseded := !(err != pgx.ErrNoRows)
+	if superseded {
+		return 0, ErrStale
+	}
+	return bal, err
+}
+
 func returnErrGood(ctx context.Context, conn *pgx.Conn, lease *Lease, id string) (int64, error) {
 	var bal int64
 	// ok: ErrNoRows is returned like any error
