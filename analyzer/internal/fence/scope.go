@@ -720,6 +720,9 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 		}
 		return false
 	}
+	if releasesOther(r, cc) {
+		return false // m2.Unlock() inside m1's region: m1 is still held
+	}
 	if rules.IsRelease(fn) {
 		if r.key == nil {
 			return r.acq.libRule != nil || r.acq.leaseT == nil
@@ -740,6 +743,126 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 			if _, ok := rules.LeaseOf(a.Type()); ok {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// releasesOther reports whether release call cc provably releases another
+// lock than region r's: its receiver is a different object from both the
+// acquire's receiver (m.Lock / m.Unlock) and the handle the acquire
+// returned (lock, _ := c.Obtain(...); lock.Release). When that cannot be
+// proven (parameters, phis, interfaces of unknown origin) the release ends
+// the region, as before: a region cut short misses writes, one run too long
+// would report writes made after the lock was released.
+func releasesOther(r *region, cc *ssa.CallCommon) bool {
+	rel := receiver(cc)
+	if rel == nil || r.call == nil {
+		return false
+	}
+	// The lock object: the handle the acquire returns (redislock's Obtain),
+	// else the acquire's receiver (m.Lock).
+	var mine []ssa.Value
+	if isHandle(r.call.Type()) {
+		mine = append(mine, r.call)
+	}
+	if refs := r.call.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if x, ok := ref.(*ssa.Extract); ok && isHandle(x.Type()) {
+				mine = append(mine, x)
+			}
+		}
+	}
+	if len(mine) == 0 {
+		recv := receiver(r.call.Common())
+		if recv == nil {
+			return false
+		}
+		mine = append(mine, recv)
+	}
+	for _, v := range mine {
+		if !distinctObjects(v, rel) {
+			return false
+		}
+	}
+	return true
+}
+
+// isHandle: a result that can be the receiver of a release (a pointer,
+// struct or interface other than error), not a status (error, bool, int).
+func isHandle(t types.Type) bool {
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	switch types.Unalias(t).Underlying().(type) {
+	case *types.Pointer, *types.Struct, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// distinctObjects reports whether a and b provably denote different
+// objects: two allocations, two globals, two fields of the same base, or
+// two calls of one constructor with different arguments
+// (NewMutex(s, "/a") and NewMutex(s, "/b")). Two calls with the same
+// arguments may return one cached lock (locks.Get(id) twice), and calls of
+// different functions may too, so neither counts.
+func distinctObjects(a, b ssa.Value) bool {
+	a, b = stripValue(a), stripValue(b)
+	if a == b {
+		return false
+	}
+	if fa, fb := fieldOf(a), fieldOf(b); fa != nil && fb != nil {
+		return stripValue(fa.X) == stripValue(fb.X) && fa.Field != fb.Field
+	}
+	if ga, gb := globalOf(a), globalOf(b); ga != nil && gb != nil {
+		return ga != gb
+	}
+	if ca, cb := callResult(a), callResult(b); ca != nil && cb != nil {
+		return ca != cb && differentCalls(ca.Common(), cb.Common())
+	}
+	_, aa := a.(*ssa.Alloc)
+	_, ab := b.(*ssa.Alloc)
+	return aa && ab
+}
+
+// fieldOf returns the field address behind s.mu or *(&s.mu).
+func fieldOf(v ssa.Value) *ssa.FieldAddr {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	fa, _ := v.(*ssa.FieldAddr)
+	return fa
+}
+
+// globalOf returns the package-level variable behind g or *g.
+func globalOf(v ssa.Value) *ssa.Global {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	g, _ := v.(*ssa.Global)
+	return g
+}
+
+// callResult returns the call whose result (or a tuple element of it) v is.
+func callResult(v ssa.Value) *ssa.Call {
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	c, _ := v.(*ssa.Call)
+	return c
+}
+
+// differentCalls: both call the same static function and some argument is
+// built differently.
+func differentCalls(a, b *ssa.CallCommon) bool {
+	fa, fb := a.StaticCallee(), b.StaticCallee()
+	if fa == nil || fa != fb || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if keyFingerprint(a.Args[i], 0) != keyFingerprint(b.Args[i], 0) {
+			return true
 		}
 	}
 	return false

@@ -122,3 +122,56 @@ func pgxTxUnitGood(ctx context.Context, m *concurrency.Mutex, pool *pgxpool.Pool
 	}
 	return tx.Commit(ctx)
 }
+
+func etcdNestedBad(ctx context.Context, s *concurrency.Session, pool *pgxpool.Pool, id string, amt int64) error {
+	outer := concurrency.NewMutex(s, "/locks/acct")
+	if err := outer.Lock(ctx); err != nil {
+		return err
+	}
+	defer outer.Unlock(ctx)
+	inner := concurrency.NewMutex(s, "/locks/audit")
+	if err := inner.Lock(ctx); err != nil {
+		return err
+	}
+	if err := inner.Unlock(ctx); err != nil {
+		return err
+	}
+	// the inner release leaves the outer mutex held
+	_, err := pool.Exec(ctx, "UPDATE account_balances SET balance = balance - $1 WHERE account_id = $2", amt, id) // want `under the etcd mutex is not fenced`
+	return err
+}
+
+func etcdNestedReleasedGood(ctx context.Context, s *concurrency.Session, pool *pgxpool.Pool, id string, amt int64) error {
+	outer := concurrency.NewMutex(s, "/locks/acct")
+	if err := outer.Lock(ctx); err != nil {
+		return err
+	}
+	inner := concurrency.NewMutex(s, "/locks/audit")
+	if err := inner.Lock(ctx); err != nil {
+		return err
+	}
+	_ = inner.Unlock(ctx)
+	if err := outer.Unlock(ctx); err != nil {
+		return err
+	}
+	// ok: both released before the write
+	_, err := pool.Exec(ctx, "UPDATE account_balances SET balance = balance - $1 WHERE account_id = $2", amt, id)
+	return err
+}
+
+type mutexes struct{ s *concurrency.Session }
+
+func (m *mutexes) get(id string) *concurrency.Mutex {
+	return concurrency.NewMutex(m.s, "/locks/"+id)
+}
+
+func cachedMutexReleasedGood(ctx context.Context, m *mutexes, pool *pgxpool.Pool, id string, amt int64) error {
+	if err := m.get(id).Lock(ctx); err != nil {
+		return err
+	}
+	// m.get(id) twice may be one mutex: its Unlock ends the region
+	_ = m.get(id).Unlock(ctx)
+	// ok: after the release
+	_, err := pool.Exec(ctx, "UPDATE account_balances SET balance = balance - $1 WHERE account_id = $2", amt, id)
+	return err
+}
