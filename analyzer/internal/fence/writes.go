@@ -366,11 +366,25 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 
 // evalEtcdTxn: Txn(ctx).If(cmps...).Then(ops...).Commit() is fenced when
 // an If compare involves the token (IsOwner(), Compare(CreateRevision(k),
-// "=", rev)); any If makes it conditional, which etcd itself evaluates.
+// "=", rev)) or the lock's own key (Compare(Value(e.Key()), "=", v): etcd
+// deletes that key with the lease); any If makes it conditional, which
+// etcd itself evaluates. The builder is mutable, so an If made in a
+// statement of its own (txn := c.Txn(ctx); txn.If(cmps...);
+// txn.Then(ops...).Commit()) counts like a chained one.
 func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	ev := &eval{isWrite: true}
 	v := receiver(cc)
 	var cmps []ssa.Value
+	addIf := func(ifc *ssa.CallCommon) {
+		if ps := params(ifc); len(ps) == 1 {
+			if vals, ok := unpackVariadic(ps[0]); ok {
+				cmps = append(cmps, vals...)
+			} else {
+				cmps = append(cmps, ps[0])
+			}
+		}
+	}
+	seen := map[*ssa.Call]bool{}
 	sawTxn := false
 	for i := 0; i < 16 && v != nil; i++ {
 		call, ok := stripValue(v).(*ssa.Call)
@@ -381,19 +395,19 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 		if fn == nil {
 			break
 		}
-		switch fn.Name() {
-		case "If":
-			if ps := params(call.Common()); len(ps) == 1 {
-				if vals, ok := unpackVariadic(ps[0]); ok {
-					cmps = append(cmps, vals...)
-				} else {
-					cmps = append(cmps, ps[0])
-				}
+		if fn.Name() == "If" && !seen[call] {
+			seen[call] = true
+			addIf(call.Common())
+		}
+		// If calls on this builder made in statements of their own.
+		for _, ifc := range txnIfCalls(call) {
+			if !seen[ifc] {
+				seen[ifc] = true
+				addIf(ifc.Common())
 			}
-		case "Txn":
-			sawTxn = true
 		}
 		if fn.Name() == "Txn" {
+			sawTxn = true
 			break
 		}
 		v = receiver(call.Common())
@@ -406,6 +420,12 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 		ev.verdict = Unfenced
 		ev.detail = "the Txn has no If compare; use If(m.IsOwner()) or compare the token"
 		return ev
+	}
+	for _, c := range cmps {
+		if comparesLockKey(c) {
+			ev.verdict = Fenced // fails once the lock's own key is gone
+			return ev
+		}
 	}
 	for _, c := range cmps {
 		if o := e.originOf(c); o != nil {
@@ -428,6 +448,84 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	}
 	ev.verdict = Fenced // conditional on a revision the store checks
 	return ev
+}
+
+// txnIfCalls returns the If calls made with txn as their receiver.
+func txnIfCalls(txn *ssa.Call) []*ssa.Call {
+	var out []*ssa.Call
+	refs := txn.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		c, ok := r.(*ssa.Call)
+		if !ok || stripValue(receiver(c.Common())) != ssa.Value(txn) {
+			continue
+		}
+		if fn := calleeFunc(c.Common()); fn != nil && fn.Name() == "If" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// comparesLockKey: clientv3.Compare(Value(k), ...) or Compare(
+// CreateRevision|ModRevision|Version|LeaseValue(k), "=", x != 0) where k is
+// the key of an etcd election or mutex (e.Key(), m.Key()). That key lives
+// only as long as the holder's lease, so etcd fails the compare once the
+// lock or leadership is lost.
+func comparesLockKey(c ssa.Value) bool {
+	call, ok := stripValue(c).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" {
+		return false
+	}
+	args := call.Common().Args
+	if len(args) == 0 {
+		return false
+	}
+	target, ok := stripValue(args[0]).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	tfn := calleeFunc(target.Common())
+	if tfn == nil || tfn.Pkg() == nil || tfn.Pkg().Path() != "go.etcd.io/etcd/client/v3" {
+		return false
+	}
+	switch tfn.Name() {
+	case "Value":
+		// etcd fails a value compare on a missing key, whatever the operator.
+	case "CreateRevision", "ModRevision", "Version", "LeaseValue":
+		// A missing key compares as zero: only "= x" with x not a constant
+		// zero fails without it (CreateRevision(k) = 0 asks for no key).
+		if len(args) < 3 {
+			return false
+		}
+		if op, ok := constString(args[1]); !ok || op != "=" {
+			return false
+		}
+		if isZeroConst(stripValue(args[2])) {
+			return false
+		}
+	default:
+		return false
+	}
+	targs := target.Common().Args
+	if len(targs) == 0 {
+		return false
+	}
+	key, ok := stripValue(targs[0]).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	kfn := calleeFunc(key.Common())
+	if kfn == nil || kfn.Name() != "Key" || kfn.Pkg() == nil || kfn.Pkg().Path() != "go.etcd.io/etcd/client/v3/concurrency" {
+		return false
+	}
+	return true
 }
 
 // evalHelper: calls of functions that write (directives, facts, local

@@ -175,3 +175,75 @@ func cachedMutexReleasedGood(ctx context.Context, m *mutexes, pool *pgxpool.Pool
 	_, err := pool.Exec(ctx, "UPDATE account_balances SET balance = balance - $1 WHERE account_id = $2", amt, id)
 	return err
 }
+
+func etcdTxnSeparateIfGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	txn := cli.Txn(ctx)
+	txn.If(m.IsOwner()) // the builder keeps the If: its result need not be chained
+	// ok: the If above is part of this transaction
+	_, err := txn.Then(clientv3.OpPut("config/data", "v")).Commit()
+	return err
+}
+
+func etcdTxnSeparateNoIfBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	txn := cli.Txn(ctx)
+	txn.Then(clientv3.OpPut("config/data", "v"))
+	_, err := txn.Commit() // want `the Txn has no If compare`
+	return err
+}
+
+// setKVs is a helper in the shape of real code: its caller passes the
+// compares, and the If is a statement of its own.
+func setKVs(ctx context.Context, cli *clientv3.Client, cmps []clientv3.Cmp, ops ...clientv3.Op) error {
+	txn := cli.Txn(ctx)
+	txn.If(cmps...)
+	resp, err := txn.Then(ops...).Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return concurrency.ErrLocked
+	}
+	return nil
+}
+
+func etcdHelperSeparateIfGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the helper's transaction carries the caller's IsOwner compare
+	return setKVs(ctx, cli, []clientv3.Cmp{m.IsOwner()}, clientv3.OpPut("config/data", "v"))
+}
+
+func electionKeyValueGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client, me string) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, me); err != nil {
+		return err
+	}
+	leaderKey := e.Key()
+	// ok: the leader key dies with the session's lease, and etcd fails a
+	// value compare on a missing key
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(leaderKey), "=", me)).Then(clientv3.OpPut("leader/data", "x")).Commit()
+	return err
+}
+
+func electionOtherKeyBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client, me string) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, me); err != nil {
+		return err
+	}
+	// a key of its own, not the election's: it outlives lost leadership
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/config/owner"), "=", me)).Then(clientv3.OpPut("leader/data", "x")).Commit() // want `the Txn's If compares no fencing token`
+	return err
+}
