@@ -150,7 +150,7 @@ type Lib struct {
 
 // Libs is every library fencelint knows, one per file of this package.
 var Libs = []*Lib{
-	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper,
+	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper, &SamuelZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &DynamoDB, &S3,
 	&Gorm, &GCS, &AzureBlob, &UUID, &CryptoRand, &MathRand, &Time,
 }
@@ -229,7 +229,7 @@ func IsKnownPath(path string) bool { return knownPaths[path] }
 var libraryModules = []string{
 	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis",
 	"github.com/go-redsync/redsync", "github.com/bsm/redislock",
-	"github.com/go-zookeeper/zk", "github.com/hashicorp/consul",
+	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx",

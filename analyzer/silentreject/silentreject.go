@@ -9,6 +9,7 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
+	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 	"honnef.co/go/tools/analysis/lint"
@@ -690,7 +691,7 @@ func sentinelPkg(v ssa.Value, name string) (string, bool) {
 // Set or Delete whose expected version no longer matches.
 func isBadVersion(v ssa.Value) bool {
 	p, ok := sentinelPkg(v, "ErrBadVersion")
-	return ok && p == "github.com/go-zookeeper/zk"
+	return ok && rules.IsZooKeeperPath(p)
 }
 
 // falseBranch returns the block an If on v enters when v is false.

@@ -23,6 +23,7 @@ import (
 	_ "github.com/go-redsync/redsync/v4/redis"
 	_ "github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	_ "github.com/go-zookeeper/zk"
+	_ "github.com/samuel/go-zookeeper/zk"
 	_ "github.com/google/uuid"
 	_ "github.com/hashicorp/consul/api"
 	_ "github.com/jackc/pgx/v5"

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/go-zookeeper/zk"
 	"github.com/hashicorp/consul/api"
+	szk "github.com/samuel/go-zookeeper/zk"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
@@ -217,6 +218,25 @@ func zkSwallowBad(conn *zk.Conn, lease Lease, version int32) error {
 		return nil
 	}
 	return err
+}
+
+func samuelZKSwallowBad(conn *szk.Conn, lease Lease, version int32) error {
+	err := conn.Delete("/jobs/current", version) // want `fenced write via conn.Delete treats zk.ErrBadVersion as success`
+	if err == szk.ErrBadVersion {
+		return nil
+	}
+	return err
+}
+
+func samuelZKAbortGood(conn *szk.Conn, lease Lease, version int32) error {
+	// ok: the rejection aborts
+	if err := conn.Delete("/jobs/current", version); err != nil {
+		if err == szk.ErrBadVersion {
+			return ErrStale
+		}
+		return err
+	}
+	return nil
 }
 
 func zkDiscardedBad(conn *zk.Conn, lease Lease, data []byte, version int32) {
