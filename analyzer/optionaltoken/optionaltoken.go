@@ -994,7 +994,9 @@ func (c *checker) isBlindWrite(call *ast.CallExpr, fn *types.Func, key string) b
 	w, ok := rules.WriteOf(fn)
 	if !ok {
 		f := fence.FactOf(c.model, fn)
-		return f != nil && f.Write && f.Unfenced != "" && len(f.FencedBy) == 0
+		// A helper whose unfenced writes only create (mkdirs, INSERTs)
+		// cannot overwrite, like a direct Create or INSERT.
+		return f != nil && f.Write && f.Unfenced != "" && len(f.FencedBy) == 0 && !f.CreateOnly
 	}
 	switch w.Kind {
 	case rules.KVBlind:

@@ -33,6 +33,11 @@ type FuncFact struct {
 	FencedBy  []int
 	Unfenced  string
 	Directive bool
+	// CreateOnly: every unfenced write inside only creates what does not
+	// exist yet (ZooKeeper Create, plain SQL INSERT), so it cannot
+	// overwrite a newer holder's data (optionaltoken's create-if-absent
+	// branches).
+	CreateOnly bool
 	// Token: the function (a method) returns the fencing token.
 	Token bool
 	// TokenParams lists parameters that carry a fencing token (token-named,
@@ -67,6 +72,9 @@ func (f *FuncFact) String() string {
 		}
 		if f.Unfenced != "" {
 			s += "(unfenced)"
+		}
+		if f.CreateOnly {
+			s += "(createonly)"
 		}
 		parts = append(parts, s)
 	}

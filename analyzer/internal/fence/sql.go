@@ -386,6 +386,7 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 			ev.detail = "its ON CONFLICT update does not compare a fence column with the token"
 		} else {
 			ev.detail = "a plain INSERT carries no fencing token"
+			ev.createOnly = true
 		}
 	default:
 		ev.detail = fmt.Sprintf("its WHERE does not compare a fence column with the token")

@@ -35,6 +35,10 @@ type eval struct {
 	tokenOffsets []int
 	compares     []Compare
 	recorded     []string
+	// createOnly: the write only creates what does not exist yet (a
+	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
+	// holder's data, though it is not fenced either.
+	createOnly bool
 }
 
 // checkWrites gives a verdict to every write inside a scope of f.
@@ -358,6 +362,7 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 			}
 		}
 		ev.detail = "a plain Create is not conditioned on the lock"
+		ev.createOnly = true
 		return ev
 	}
 	ev.detail = "it is unconditional"
@@ -656,6 +661,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 	var unfenced string
 	var fencedBy []int
 	any := false
+	createOnly := true // every unfenced write only creates
 	e.forEachCall(f, func(instr ssa.Instruction, cc *ssa.CallCommon) {
 		if e.instrScope[instr] != nil {
 			return // judged in its own scope
@@ -674,6 +680,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 			if unfenced == "" {
 				unfenced = describe(ev)
 			}
+			createOnly = createOnly && ev.createOnly
 		}
 	})
 	if any {
@@ -681,6 +688,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		ff.FencedBy = fencedBy
 		if len(fencedBy) == 0 {
 			ff.Unfenced = unfenced
+			ff.CreateOnly = unfenced != "" && createOnly
 		}
 		if fn, ok := f.Object().(*types.Func); ok {
 			e.local[fn] = ff

@@ -80,3 +80,32 @@ func countGood(ctx context.Context, db *sql.DB, id string, n int) error {
 	_, err := db.ExecContext(ctx, "UPDATE docs SET n = n + 1 WHERE id = $1", id)
 	return err
 }
+
+// insertDoc and deleteDoc are local write helpers: insertDoc only creates.
+func insertDoc(ctx context.Context, db *sql.DB, id string) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO docs (id, fence) VALUES ($1, 0)", id)
+	return err
+}
+
+func deleteDoc(ctx context.Context, db *sql.DB, id string) error {
+	_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1", id)
+	return err
+}
+
+// ok: the zero branch's helper only creates (INSERT fails on a duplicate),
+// as a direct INSERT there would
+func createHelperGood(ctx context.Context, db *sql.DB, l *Lease, id string) error {
+	if l.Token == 0 {
+		return insertDoc(ctx, db, id)
+	}
+	_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1 AND fence <= $2", id, l.Token)
+	return err
+}
+
+func deleteHelperBad(ctx context.Context, db *sql.DB, l *Lease, id string) error {
+	if l.Token == 0 { // want `when l.Token is zero the write falls back to an unfenced deleteDoc`
+		return deleteDoc(ctx, db, id)
+	}
+	_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1 AND fence <= $2", id, l.Token)
+	return err
+}

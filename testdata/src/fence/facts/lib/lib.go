@@ -34,6 +34,12 @@ func Save(ctx context.Context, db *sql.DB, id string) error { // want Save:"writ
 	return err
 }
 
+// Insert only creates rows: unfenced, but it cannot overwrite.
+func Insert(ctx context.Context, db *sql.DB, id string) error { // want Insert:"write\\(unfenced\\)\\(createonly\\)"
+	_, err := db.ExecContext(ctx, "INSERT INTO t (id, v) VALUES ($1, 1)", id)
+	return err
+}
+
 // SaveAt is fenced by its version parameter.
 func SaveAt(ctx context.Context, db *sql.DB, id string, version int64) error { // want SaveAt:"write\\(fencedby=\\[3\\]\\) tokenparams=\\[3\\]"
 	_, err := db.ExecContext(ctx, "UPDATE t SET v = 1, version = $2 WHERE id = $1 AND version < $2", id, version)
