@@ -7,6 +7,14 @@ import (
 
 const goRedis = "github.com/redis/go-redis/v9"
 
+// goRedisV8 is go-redis v8 (github.com/go-redis/redis/v8), still imported
+// by much lock code: its commands take the same arguments as v9's, so they
+// share v9's rules (redisKey maps both to one key).
+const goRedisV8 = "github.com/go-redis/redis/v8"
+
+// IsGoRedisPath reports whether path is go-redis v9 or v8.
+func IsGoRedisPath(path string) bool { return path == goRedis || path == goRedisV8 }
+
 // redisCmd is the key prefix of go-redis commands. They are methods of the
 // unexported func type cmdable embedded in *Client, *Tx and pipelines, and
 // interface methods of Cmdable, StringCmdable, Scripter, ... when called
@@ -14,7 +22,7 @@ const goRedis = "github.com/redis/go-redis/v9"
 const redisCmd = goRedis + ".cmd."
 
 func redisKey(fn *types.Func) (funcKey, bool) {
-	if fn.Pkg() == nil || fn.Pkg().Path() != goRedis {
+	if fn.Pkg() == nil || !IsGoRedisPath(fn.Pkg().Path()) {
 		return funcKey{}, false
 	}
 	sig, ok := fn.Type().(*types.Signature)
@@ -40,12 +48,12 @@ func redisCmds(kind WriteKind, names ...string) []Write {
 	return out
 }
 
-// GoRedis is go-redis v9. A hand-rolled lock is SET NX (SetNX, or SetArgs
+// GoRedis is go-redis v9 (and v8). A hand-rolled lock is SET NX (SetNX, or SetArgs
 // with Mode "NX"); it carries no token. Plain commands are blind writes;
 // scripts are fenced when they compare a token passed in ARGV.
 var GoRedis = Lib{
 	Name:  "go-redis",
-	Paths: []string{goRedis},
+	Paths: []string{goRedis, goRedisV8},
 	Acquires: []Acquire{
 		{Func: redisCmd + "SetNX", Success: BoolCmdTrue, Lock: "Redis SET NX lock", NoToken: true, KeyArg: 1},
 		// SetArgs is an acquire only with Mode NX; the engine checks Mode.
@@ -60,7 +68,7 @@ var GoRedis = Lib{
 			Why: "INCR is monotonic on one shard but can regress after an asynchronous failover"},
 	},
 	Writes: append(append(redisCmds(KVBlind,
-		"Set", "SetEx", "SetXX", "MSet", "MSetNX", "Append", "GetSet", "GetDel",
+		"Set", "SetEx", "SetEX", "SetXX", "MSet", "MSetNX", "Append", "GetSet", "GetDel",
 		"Del", "Unlink", "Rename", "HSet", "HMSet", "HDel", "HIncrBy", "HSetNX",
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim",
 		"SAdd", "SRem", "ZAdd", "ZRem", "ZIncrBy", "IncrByFloat", "XAdd",
@@ -72,6 +80,9 @@ var GoRedis = Lib{
 		Write{Func: "(*" + goRedis + ".Script).Run", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
 		Write{Func: "(*" + goRedis + ".Script).Eval", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
 		Write{Func: "(*" + goRedis + ".Script).EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: "(*" + goRedisV8 + ".Script).Run", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: "(*" + goRedisV8 + ".Script).Eval", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: "(*" + goRedisV8 + ".Script).EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
 	),
 	Reads: []string{redisCmd + "Get", redisCmd + "HGet", redisCmd + "Exists"},
 }

@@ -227,7 +227,7 @@ func IsKnownPath(path string) bool { return knownPaths[path] }
 // own packages are never analysed for facts (their Unlock deletes a key,
 // which must not make Unlock a "write helper").
 var libraryModules = []string{
-	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis",
+	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
 	"github.com/go-redsync/redsync", "github.com/bsm/redislock",
 	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",

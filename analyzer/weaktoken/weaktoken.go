@@ -302,7 +302,7 @@ func (c *checker) incrScript(v ssa.Value, depth int) *ssa.Call {
 	case *ssa.Call:
 		cc := x.Common()
 		fn := callee(cc)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "github.com/redis/go-redis/v9" {
+		if fn == nil || fn.Pkg() == nil || !rules.IsGoRedisPath(fn.Pkg().Path()) {
 			return nil
 		}
 		switch fn.Name() {

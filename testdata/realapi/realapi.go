@@ -22,6 +22,7 @@ import (
 	_ "github.com/go-redsync/redsync/v4"
 	_ "github.com/go-redsync/redsync/v4/redis"
 	_ "github.com/go-redsync/redsync/v4/redis/goredis/v9"
+	_ "github.com/go-redis/redis/v8"
 	_ "github.com/go-zookeeper/zk"
 	_ "github.com/samuel/go-zookeeper/zk"
 	_ "github.com/google/uuid"
