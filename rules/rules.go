@@ -150,8 +150,8 @@ type Lib struct {
 
 // Libs is every library fencelint knows, one per file of this package.
 var Libs = []*Lib{
-	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &ZooKeeper, &SamuelZooKeeper,
-	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &DynamoDB, &S3,
+	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
+	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
 	&Gorm, &GCS, &AzureBlob, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
@@ -228,10 +228,10 @@ func IsKnownPath(path string) bool { return knownPaths[path] }
 // which must not make Unlock a "write helper").
 var libraryModules = []string{
 	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
-	"github.com/go-redsync/redsync", "github.com/bsm/redislock",
+	"github.com/go-redsync/redsync", "github.com/bsm/redislock", "cirello.io/dynamolock",
 	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
-	"github.com/jackc/pgx", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
+	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx",
 	// gorm and the libraries built on it (gorm.io/gen's DO, plugins):
 	// their chains start from a *gorm.DB that already carries the

@@ -116,7 +116,8 @@ func sqlUnit(cc *ssa.CallCommon, w *rules.Write) ssa.Value {
 		return nil
 	}
 	s := r.Type().String()
-	if strings.HasSuffix(s, "database/sql.Tx") || strings.HasSuffix(s, "pgx/v5.Tx") || strings.HasSuffix(s, "pgx/v5.Batch") || strings.HasSuffix(s, "pgxpool.Tx") {
+	if strings.HasSuffix(s, "database/sql.Tx") || strings.HasSuffix(s, "pgx/v5.Tx") || strings.HasSuffix(s, "pgx/v5.Batch") ||
+		strings.HasSuffix(s, "pgx/v4.Tx") || strings.HasSuffix(s, "pgx/v4.Batch") || strings.HasSuffix(s, "pgxpool.Tx") {
 		return r
 	}
 	return nil
@@ -130,7 +131,7 @@ func sqlSession(cc *ssa.CallCommon) ssa.Value {
 		return nil
 	}
 	s := r.Type().String()
-	for _, t := range []string{"database/sql.Tx", "database/sql.Conn", "pgx/v5.Tx", "pgx/v5.Conn", "pgxpool.Tx", "pgxpool.Conn"} {
+	for _, t := range []string{"database/sql.Tx", "database/sql.Conn", "pgx/v5.Tx", "pgx/v5.Conn", "pgx/v4.Tx", "pgx/v4.Conn", "pgxpool.Tx", "pgxpool.Conn"} {
 		if strings.HasSuffix(s, t) {
 			return stripValue(r)
 		}

@@ -56,6 +56,7 @@ type NamedArgs map[string]any
 
 type Rows interface {
 	Close()
+	Conn() *Conn
 	Err() error
 	Next() bool
 	Scan(dest ...any) error
