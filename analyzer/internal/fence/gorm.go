@@ -100,6 +100,9 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 			if name == "Model" && len(cps) > 0 && table == "" {
 				table = modelName(stripValue(cps[0]).Type())
 			}
+		case name == "Clauses" && neutralClauses(cps):
+			// Clauses(clause.Returning{...}): what the UPDATE returns, not
+			// which rows it matches.
 		default:
 			ev.verdict = Unknown
 			return ev
@@ -275,6 +278,29 @@ func isIdent(s string) bool {
 	}
 	for i, r := range s {
 		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || i > 0 && r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// neutralClauses: every clause passed to Clauses leaves the WHERE alone
+// (clause.Returning only).
+func neutralClauses(ps []ssa.Value) bool {
+	if len(ps) != 1 {
+		return false
+	}
+	cls, ok := unpackVariadic(ps[0])
+	if !ok || len(cls) == 0 {
+		return false
+	}
+	for _, c := range cls {
+		t := stripValue(c).Type()
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "gorm.io/gorm/clause" || n.Obj().Name() != "Returning" {
 			return false
 		}
 	}

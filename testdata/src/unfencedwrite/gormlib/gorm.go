@@ -105,3 +105,26 @@ func txNoRowLockBad(db *gorm.DB, lease *Lease, id int64) error {
 }
 
 var errSuperseded = context.Canceled
+
+func returningBad(db *gorm.DB, lease *Lease, id int64, name string) error {
+	// RETURNING changes what comes back, not which rows match
+	return db.Model(&Job{}).Clauses(clause.Returning{}).Where("id = ?", id).Update("state", name).Error // want `gorm write via .*Update to Job under the Lease held in parameter lease is not fenced`
+}
+
+func returningGood(db *gorm.DB, lease *Lease, id int64, name string) error {
+	// ok: fenced, with RETURNING
+	res := db.Model(&Job{}).Clauses(clause.Returning{Columns: []clause.Column{{Name: "id"}}}).
+		Where("id = ? AND fence < ?", id, lease.Token).Update("state", name)
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return errSuperseded
+	}
+	return nil
+}
+
+func otherClauseUnknownGood(db *gorm.DB, lease *Lease, id int64, name string) error {
+	// ok: a clause that may add a condition leaves the write unjudged
+	return db.Model(&Job{}).Clauses(clause.Eq{Column: "fence", Value: lease.Token}).Where("id = ?", id).Update("state", name).Error
+}

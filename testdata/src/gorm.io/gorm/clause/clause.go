@@ -6,9 +6,22 @@
 // analyzer/internal/fencetest.
 package clause
 
+type Column struct {
+	Name string
+}
+
 type Expression interface{}
+
+type Eq struct {
+	Column interface{}
+	Value  interface{}
+}
 
 type Locking struct {
 	Strength string
 	Options  string
+}
+
+type Returning struct {
+	Columns []Column
 }
