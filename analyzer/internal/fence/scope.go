@@ -356,7 +356,7 @@ func (e *engine) findRegions(f *ssa.Function) {
 			case *ssa.Go:
 				e.withLockCall(f, instr.Common(), instr.Pos())
 			case *ssa.Store:
-				e.callbackStore(instr)
+				e.callbackStore(f, instr)
 			}
 		}
 	}
@@ -393,7 +393,7 @@ func (e *engine) usesGocronDistributed() bool {
 }
 
 // callbackStore: LeaderCallbacks{OnStartedLeading: fn} runs fn as leader.
-func (e *engine) callbackStore(s *ssa.Store) {
+func (e *engine) callbackStore(f *ssa.Function, s *ssa.Store) {
 	fa, ok := s.Addr.(*ssa.FieldAddr)
 	if !ok {
 		return
@@ -402,8 +402,83 @@ func (e *engine) callbackStore(s *ssa.Store) {
 	if !ok || !rules.IsCallbackField(fa.X.Type(), st.Field(fa.Field)) {
 		return
 	}
+	scope := &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true}
 	if fn := funcOf(s.Val); fn != nil && e.bodyScope[fn] == nil {
-		e.bodyScope[fn] = &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true}
+		e.bodyScope[fn] = scope
+	}
+	e.forwardsCallback(f, s.Val, scope)
+}
+
+// forwardsCallback makes f a with-lock helper when the function it
+// registers as a callback is, or only calls, one of f's func parameters:
+// OnStartedLeading: run, or OnStartedLeading: func(c) { run(c) }, inside
+// func runElection(ctx, lock, run func(context.Context)). Callers' callbacks
+// then run under the lock (the same fact an acquire-based helper gets).
+func (e *engine) forwardsCallback(f *ssa.Function, cb ssa.Value, scope *Scope) {
+	fn, ok := f.Object().(*types.Func)
+	if !ok || f.Parent() != nil {
+		return
+	}
+	record := func(p *ssa.Parameter, args []ssa.Value) {
+		idx := paramIndex(f, p)
+		if idx < 0 {
+			return
+		}
+		ff := e.factFor(fn)
+		if ff.Callback >= 0 {
+			return
+		}
+		ff.Callback = idx
+		ff.NoToken = scope.NoToken
+		for j, a := range args {
+			if _, ok := rules.LeaseOf(a.Type()); ok || rules.IsLockType(a.Type()) || e.originOf(a).isToken() {
+				ff.LeaseArg = j
+				break
+			}
+		}
+	}
+	switch v := stripValue(cb).(type) {
+	case *ssa.Parameter:
+		record(v, nil)
+	case *ssa.MakeClosure:
+		g, ok := v.Fn.(*ssa.Function)
+		if !ok {
+			return
+		}
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				// A captured parameter is a FreeVar: the value itself, or
+				// (when SSA boxes it) a pointer to the cell the parent
+				// stored the parameter in.
+				callee := c.Common().Value
+				boxed := false
+				if u, ok := callee.(*ssa.UnOp); ok && u.Op == token.MUL {
+					callee, boxed = u.X, true
+				}
+				fv, ok := callee.(*ssa.FreeVar)
+				if !ok {
+					continue
+				}
+				for i, x := range g.FreeVars {
+					if x != fv || i >= len(v.Bindings) {
+						continue
+					}
+					bound := v.Bindings[i]
+					if boxed {
+						if vals := storesTo(bound); len(vals) == 1 {
+							bound = vals[0]
+						}
+					}
+					if p, ok := bound.(*ssa.Parameter); ok {
+						record(p, c.Common().Args)
+					}
+				}
+			}
+		}
 	}
 }
 
