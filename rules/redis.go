@@ -21,6 +21,14 @@ func IsGoRedisPath(path string) bool { return path == goRedis || path == goRedis
 // through UniversalClient: one key per command name covers every receiver.
 const redisCmd = goRedis + ".cmd."
 
+// IsRedisCommand reports whether fn is a go-redis command (Del, Set, ...).
+// A command that releases (Del, Unlink) releases a SET NX lock by its key
+// only, never a lock of another library.
+func IsRedisCommand(fn *types.Func) bool {
+	_, ok := redisKey(fn)
+	return ok
+}
+
 func redisKey(fn *types.Func) (funcKey, bool) {
 	if fn.Pkg() == nil || !IsGoRedisPath(fn.Pkg().Path()) {
 		return funcKey{}, false

@@ -800,6 +800,9 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 	}
 	if rules.IsRelease(fn) {
 		if r.key == nil {
+			if rules.IsRedisCommand(fn) {
+				return false // rdb.Del(ctx, "cache:"+id) under a redsync or redislock lock
+			}
 			return r.acq.libRule != nil || r.acq.leaseT == nil
 		}
 		return e.sameKey(r, cc)

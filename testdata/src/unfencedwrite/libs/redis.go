@@ -62,6 +62,31 @@ func redislockBad(ctx context.Context, c *redislock.Client, rdb *redis.Client) e
 	return rdb.Set(ctx, "report:latest", "x", 0).Err() // want `under the redislock lock is not fenced`
 }
 
+func redsyncCacheDelBad(ctx context.Context, rs *redsync.Redsync, rdb *redis.Client, id string) error {
+	m := rs.NewMutex("mutex:user:" + id)
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	// a Del of a data key is a write, not the release of the redsync mutex
+	if err := rdb.Del(ctx, "user:"+id).Err(); err != nil { // want `Redis write via rdb.Del under the redsync mutex is not fenced`
+		return err
+	}
+	return rdb.HSet(ctx, "user:"+id, "state", "done").Err() // want `Redis write via rdb.HSet under the redsync mutex is not fenced`
+}
+
+func redislockUnlockedGood(ctx context.Context, c *redislock.Client, rdb *redis.Client) error {
+	lock, err := c.Obtain(ctx, "report", time.Minute, nil)
+	if err != nil {
+		return err
+	}
+	if err := lock.Release(ctx); err != nil {
+		return err
+	}
+	// ok: after the release
+	return rdb.Del(ctx, "report:latest").Err()
+}
+
 // Lease is an in-house lease with a token issued by a fenced counter.
 type Lease struct {
 	Key   string
