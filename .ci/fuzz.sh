@@ -33,9 +33,23 @@ for t in "${targets[@]}"; do
 		failed+=("$name ($pkg): missing")
 		continue
 	fi
-	if ! go test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" "$pkg"; then
-		failed+=("$name ($pkg)")
+	log=$(mktemp)
+	if ! go test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1 | tee "$log"; then
+		# Go before 1.27 can fail a target with a bare "context deadline
+		# exceeded" when -fuzztime expires while a worker is mid-call
+		# (go.dev/issue/75804): no input failed and none was written. Only
+		# that exact shape is tolerated, after the corpus (seeds and any
+		# saved input) replays clean; anything else is a failure.
+		if grep -q '^    context deadline exceeded$' "$log" &&
+			! grep -q 'Failing input written to' "$log" &&
+			! grep -qE '^\s+(panic:|[a-z_]+_test\.go:[0-9]+:)' "$log" &&
+			go test -run="^${name}\$" "$pkg"; then
+			echo "fuzz.sh: $name: tolerated the fuzz coordinator's shutdown race (go.dev/issue/75804); corpus replays clean"
+		else
+			failed+=("$name ($pkg)")
+		fi
 	fi
+	rm -f "$log"
 	echo "fuzz.sh: $name took $((SECONDS - start))s"
 done
 
