@@ -427,7 +427,7 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 		return ev
 	}
 	for _, c := range cmps {
-		if comparesLockKey(c) {
+		if e.comparesLockKey(c) {
 			ev.verdict = Fenced // fails once the lock's own key is gone
 			return ev
 		}
@@ -479,7 +479,7 @@ func txnIfCalls(txn *ssa.Call) []*ssa.Call {
 // the key of an etcd election or mutex (e.Key(), m.Key()). That key lives
 // only as long as the holder's lease, so etcd fails the compare once the
 // lock or leadership is lost.
-func comparesLockKey(c ssa.Value) bool {
+func (e *engine) comparesLockKey(c ssa.Value) bool {
 	call, ok := stripValue(c).(*ssa.Call)
 	if !ok {
 		return false
@@ -522,15 +522,72 @@ func comparesLockKey(c ssa.Value) bool {
 	if len(targs) == 0 {
 		return false
 	}
-	key, ok := stripValue(targs[0]).(*ssa.Call)
+	key := stripValue(targs[0])
+	if isLockKeyCall(key) {
+		return true
+	}
+	// m.leaderKey, set from e.Key() after the Campaign.
+	if u, ok := key.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if fa, ok := u.X.(*ssa.FieldAddr); ok {
+			return e.isLockKeyField(fa)
+		}
+	}
+	return false
+}
+
+// isLockKeyCall: e.Key() or m.Key() of an etcd election or mutex.
+func isLockKeyCall(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
 	if !ok {
 		return false
 	}
-	kfn := calleeFunc(key.Common())
-	if kfn == nil || kfn.Name() != "Key" || kfn.Pkg() == nil || kfn.Pkg().Path() != "go.etcd.io/etcd/client/v3/concurrency" {
+	fn := calleeFunc(call.Common())
+	return fn != nil && fn.Name() == "Key" && fn.Pkg() != nil && fn.Pkg().Path() == "go.etcd.io/etcd/client/v3/concurrency"
+}
+
+// isLockKeyField reports whether every store to the field of fa in this
+// package stores an etcd election or mutex key (s.leaderKey = e.Key()).
+// Only functions with SSA are seen; a store in a body the per-function
+// filter skipped can only make a write look fenced (a missed report),
+// never unfenced.
+func (e *engine) isLockKeyField(fa *ssa.FieldAddr) bool {
+	st, ok := derefStruct(fa.X.Type())
+	if !ok || fa.Field >= st.NumFields() {
 		return false
 	}
-	return true
+	field := st.Field(fa.Field)
+	if v, ok := e.lockKeyFields[field]; ok {
+		return v
+	}
+	stores := 0
+	all := true
+	for _, f := range e.funcs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				s, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				sfa, ok := s.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if sst, ok := derefStruct(sfa.X.Type()); !ok || sfa.Field >= sst.NumFields() || sst.Field(sfa.Field) != field {
+					continue
+				}
+				stores++
+				if !isLockKeyCall(stripValue(s.Val)) {
+					all = false
+				}
+			}
+		}
+	}
+	v := stores > 0 && all
+	if e.lockKeyFields == nil {
+		e.lockKeyFields = map[*types.Var]bool{}
+	}
+	e.lockKeyFields[field] = v
+	return v
 }
 
 // evalHelper: calls of functions that write (directives, facts, local
@@ -559,6 +616,14 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 			if rules.IsLockType(ps[i].Type()) {
 				ev.verdict = Fenced
 				return ev
+			}
+			if cmps, ok := unpackVariadic(stripValue(ps[i])); ok {
+				for _, c := range cmps {
+					if c != nil && e.comparesLockKey(c) {
+						ev.verdict = Fenced // []clientv3.Cmp{Compare(Value(e.Key()), ...)} for the helper's If
+						return ev
+					}
+				}
 			}
 			o := e.originOf(ps[i])
 			switch {

@@ -247,3 +247,31 @@ func electionOtherKeyBad(ctx context.Context, s *concurrency.Session, cli *clien
 	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/config/owner"), "=", me)).Then(clientv3.OpPut("leader/data", "x")).Commit() // want `the Txn's If compares no fencing token`
 	return err
 }
+
+// leader keeps its election key in a field, as real election loops do.
+type leader struct {
+	cli       *clientv3.Client
+	leaderKey string
+	otherKey  string
+}
+
+func (l *leader) loopGood(ctx context.Context, s *concurrency.Session, me string) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, me); err != nil {
+		return err
+	}
+	l.leaderKey = e.Key()
+	l.otherKey = "/config/owner"
+	// ok: the helper's If compares the election key held in the field
+	return setKVs(ctx, l.cli, []clientv3.Cmp{clientv3.Compare(clientv3.Value(l.leaderKey), "=", me)}, clientv3.OpPut("leader/data", "x"))
+}
+
+func (l *leader) loopOtherKeyBad(ctx context.Context, s *concurrency.Session, me string) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, me); err != nil {
+		return err
+	}
+	// otherKey is not the election's key: nothing ties it to the lease
+	_, err := l.cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(l.otherKey), "=", me)).Then(clientv3.OpPut("leader/data", "x")).Commit() // want `the Txn's If compares no fencing token`
+	return err
+}
