@@ -153,9 +153,9 @@ type engine struct {
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
 	sql               *sqlCache
-	lockedRows        map[ssa.Value]bool // gorm roots that took row locks (lockedRowsOn)
+	lockedRows        map[ssa.Value]bool  // gorm roots that took row locks (lockedRowsOn)
 	lockKeyFields     map[*types.Var]bool // fields holding an etcd lock key (isLockKeyField)
-	lastRead          token.Pos          // the read behind the last "token" guard found
+	lastRead          token.Pos           // the read behind the last "token" guard found
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
