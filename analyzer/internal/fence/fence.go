@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"reflect"
 	"runtime/debug"
 	"sort"
@@ -153,9 +154,11 @@ type engine struct {
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
 	sql               *sqlCache
-	lockedRows        map[ssa.Value]bool  // gorm roots that took row locks (lockedRowsOn)
-	lockKeyFields     map[*types.Var]bool // fields holding an etcd lock key (isLockKeyField)
-	lastRead          token.Pos           // the read behind the last "token" guard found
+	lockedRows        map[ssa.Value]bool        // gorm roots that took row locks (lockedRowsOn)
+	lockKeyFields     map[*types.Var]bool       // fields holding an etcd lock key (isLockKeyField)
+	ifaceFacts        map[*types.Func]*FuncFact // interface methods resolved over imported implementations
+	wrappers          int                       // acquire wrappers and with-lock helpers inferred so far
+	lastRead          token.Pos                 // the read behind the last "token" guard found
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -294,12 +297,27 @@ func (e *engine) analyze() {
 	for _, f := range e.funcs {
 		e.guard(f, func() { e.signatureScope(f) })
 	}
-	// 2. Acquire regions and callback registrations.
-	for _, f := range e.funcs {
-		if tooBig(f) {
-			continue
+	// 2. Acquire regions and callback registrations. Finding them also
+	// infers this package's acquire wrappers and with-lock helpers; a
+	// caller scanned before such a helper (declared later, or in a later
+	// file) missed it, so scan again from the same start until no new
+	// helper appears (a chain of helpers needs one more round per link).
+	base := maps.Clone(e.bodyScope)
+	for round := 0; round < 4; round++ {
+		before := e.wrappers
+		for _, f := range e.funcs {
+			if tooBig(f) {
+				continue
+			}
+			e.guard(f, func() { e.findRegions(f) })
 		}
-		e.guard(f, func() { e.findRegions(f) })
+		if e.wrappers == before || round == 3 {
+			break
+		}
+		e.bodyScope = maps.Clone(base)
+		e.instrScope = map[ssa.Instruction]*Scope{}
+		e.regions = map[*ssa.Function][]*region{}
+		e.memo = map[ssa.Value]*origin{}
 	}
 	// 3. Closures and goroutines started inside a scope inherit it. Anon
 	// functions follow their parents in e.funcs, so one pass suffices for

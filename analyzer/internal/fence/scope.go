@@ -428,6 +428,7 @@ func (e *engine) forwardsCallback(f *ssa.Function, cb ssa.Value, scope *Scope) {
 		if ff.Callback >= 0 {
 			return
 		}
+		e.wrappers++
 		ff.Callback = idx
 		ff.NoToken = scope.NoToken
 		for j, a := range args {
@@ -1083,6 +1084,9 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 			continue
 		}
 		ff := e.factFor(fn)
+		if ff.Callback < 0 {
+			e.wrappers++
+		}
 		ff.Callback = idx
 		ff.NoToken = r.scope.NoToken
 		for j, a := range c.Common().Args {
@@ -1098,6 +1102,9 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	}
 	// acquire wrapper: the lock is still held when the function returns.
 	ff := e.factFor(fn)
+	if !ff.Acquire {
+		e.wrappers++
+	}
 	ff.Acquire = true
 	ff.Lock = r.scope.Lock
 	sig := f.Signature
