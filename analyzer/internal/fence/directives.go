@@ -159,6 +159,9 @@ func (e *engine) calleeFact(fn *types.Func) *FuncFact {
 	if f, ok := e.local[fn]; ok {
 		return f
 	}
+	if isInterfaceMethod(fn) {
+		return e.interfaceFact(fn)
+	}
 	if fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {
 		// Imported facts are asked for at every call site; the driver
 		// decodes a fresh copy each time, so remember the answer.
@@ -202,4 +205,104 @@ func exportable(fn *types.Func) bool {
 		return fn.Parent() == fn.Pkg().Scope()
 	}
 	return true
+}
+
+// isInterfaceMethod: fn is an abstract method of an interface type.
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+// interfaceFact answers for a call through an interface (locker.Lock(key),
+// lock.Unlock()) with what its implementations say: the named types of
+// this package, and of the direct imports that carry fencelint facts, whose
+// method sets implement the interface. Types of other packages (the
+// standard library's sync.Mutex satisfies any interface{ Unlock() }) are
+// not lock implementations and are not asked. When there is at least one
+// implementation, and every one has a fact for the method and the facts
+// agree on what the call does (acquire, release, run a callback under a
+// lock, write unfenced), the call is that; when one says nothing or
+// something else (a no-op locker next to the real one), it is nothing, so
+// a report never rests on a guess about which implementation runs.
+func (e *engine) interfaceFact(m *types.Func) *FuncFact {
+	if f, ok := e.ifaceFacts[m]; ok {
+		return f
+	}
+	iface, ok := m.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var agreed *FuncFact
+	candidates, local, disagree := 0, false, false
+	for _, pkg := range append([]*types.Package{e.pass.Pkg}, e.pass.Pkg.Imports()...) {
+		if pkg != e.pass.Pkg && (rules.IsLibraryPackage(pkg.Path()) || !e.pass.ImportPackageFact(pkg, new(PackageFact))) {
+			continue
+		}
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 {
+				continue
+			}
+			var impl types.Type
+			switch {
+			case types.Implements(named, iface):
+				impl = named
+			case types.Implements(types.NewPointer(named), iface):
+				impl = types.NewPointer(named)
+			default:
+				continue
+			}
+			sel := types.NewMethodSet(impl).Lookup(m.Pkg(), m.Name())
+			if sel == nil {
+				continue
+			}
+			cm, ok := sel.Obj().(*types.Func)
+			if !ok {
+				continue
+			}
+			candidates++
+			if cm.Pkg() == e.pass.Pkg {
+				local = true
+			}
+			if isInterfaceMethod(cm) {
+				// The type embeds an interface: which method runs is
+				// decided at run time.
+				disagree = true
+				continue
+			}
+			f := e.calleeFact(cm)
+			switch {
+			case f == nil:
+				disagree = true
+			case agreed == nil:
+				agreed = f
+			case !sameBehaviour(agreed, f):
+				disagree = true
+			}
+		}
+	}
+	var out *FuncFact
+	if candidates > 0 && !disagree && agreed != nil {
+		out = agreed
+	}
+	// Facts of this package's own methods are inferred as its functions
+	// are analysed: an answer that rests on them is not final.
+	if !local {
+		if e.ifaceFacts == nil {
+			e.ifaceFacts = map[*types.Func]*FuncFact{}
+		}
+		e.ifaceFacts[m] = out
+	}
+	return out
+}
+
+// sameBehaviour: two facts say the same about what a call does.
+func sameBehaviour(a, b *FuncFact) bool {
+	return a.Acquire == b.Acquire && a.Release == b.Release && (a.Callback >= 0) == (b.Callback >= 0) &&
+		a.Write == b.Write && (a.Unfenced != "") == (b.Unfenced != "") && len(a.FencedBy) == len(b.FencedBy)
 }

@@ -31,7 +31,9 @@ const maxSourceBytes = 16 * maxInstrs
 //     signature;
 //   - it carries a //fencelint: directive, or has a fact of its own;
 //   - it calls or refers to a function of this package that needs SSA
-//     (writes and acquires propagate to callers through summaries).
+//     (writes and acquires propagate to callers through summaries), or
+//     calls an interface method that such a method of this package
+//     implements (the engine resolves interface calls over implementations).
 //
 // A function that fails every test has no write, acquire, token or check
 // the engine could see, so it has nothing to report and no fact to export.
@@ -45,7 +47,8 @@ type prefilter struct {
 	needed   map[*ast.FuncDecl]bool
 	callers  map[*ast.FuncDecl][]*ast.FuncDecl
 	declOf   map[*types.Func]*ast.FuncDecl
-	dirSpans [][2]int // positions of //fencelint: comments
+	methods  map[string][]*types.Func // this package's concrete methods by name
+	dirSpans [][2]int                 // positions of //fencelint: comments
 }
 
 // selectDecls returns the package's files with the bodies of functions
@@ -72,6 +75,12 @@ func (e *engine) selectDecls() ([]*ast.File, int) {
 			if fd, ok := d.(*ast.FuncDecl); ok {
 				if fn, ok := e.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
 					p.declOf[fn] = fd
+					if fd.Recv != nil {
+						if p.methods == nil {
+							p.methods = map[string][]*types.Func{}
+						}
+						p.methods[fn.Name()] = append(p.methods[fn.Name()], fn)
+					}
 				}
 			}
 		}
@@ -198,6 +207,9 @@ func (p *prefilter) object(fd *ast.FuncDecl, obj types.Object) bool {
 		return false // the selected member is checked on its own
 	case *types.Func:
 		obj = obj.Origin()
+		if isInterfaceMethod(obj) {
+			p.implementations(fd, obj)
+		}
 		if obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg {
 			if p.pkg(obj.Pkg()) {
 				return true
@@ -226,6 +238,28 @@ func (p *prefilter) object(fd *ast.FuncDecl, obj types.Object) bool {
 		return obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg && p.pkg(obj.Pkg())
 	}
 	return false
+}
+
+// implementations records calls of interface method m in fd as calls of
+// the methods of this package that implement it.
+func (p *prefilter) implementations(fd *ast.FuncDecl, m *types.Func) {
+	iface, ok := m.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return
+	}
+	for _, cm := range p.methods[m.Name()] {
+		recv := cm.Type().(*types.Signature).Recv().Type()
+		impl := types.Implements(recv, iface)
+		if _, isPtr := types.Unalias(recv).(*types.Pointer); !impl && !isPtr {
+			impl = types.Implements(types.NewPointer(recv), iface) // T's methods are *T's too
+		}
+		if !impl {
+			continue
+		}
+		if callee := p.declOf[cm]; callee != nil && callee != fd {
+			p.callers[callee] = append(p.callers[callee], fd)
+		}
+	}
 }
 
 // signature: what makes a body a scope or an acquire wrapper (a lease,
