@@ -228,6 +228,12 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 	if f, ok := e.ifaceFacts[m]; ok {
 		return f
 	}
+	if m.Pkg() == nil || !e.ownInterface(m.Pkg()) {
+		// io.Writer, io.Closer, a driver's own interfaces: implemented all
+		// over by types this package cannot see (w.Write may be
+		// os.Stdout), so the few it can see say nothing about the call.
+		return nil
+	}
 	iface, ok := m.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
 	if !ok {
 		return nil
@@ -275,6 +281,13 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 				disagree = true
 				continue
 			}
+			if cm.Pkg() == e.pass.Pkg && e.local[cm] == nil && e.regionsFound {
+				// A local write helper's fact is its summary, made on demand
+				// (once regions are known: a summary skips what they judge).
+				if sf := e.prog.FuncValue(cm); sf != nil && hasBody(sf) {
+					e.summary(sf)
+				}
+			}
 			f := e.calleeFact(cm)
 			switch {
 			case f == nil:
@@ -305,4 +318,30 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 func sameBehaviour(a, b *FuncFact) bool {
 	return a.Acquire == b.Acquire && a.Release == b.Release && (a.Callback >= 0) == (b.Callback >= 0) &&
 		a.Write == b.Write && (a.Unfenced != "") == (b.Unfenced != "") && len(a.FencedBy) == len(b.FencedBy)
+}
+
+// ownInterface: an interface of the application itself, declared in this
+// package, in a package with fencelint facts, or in a package of the same
+// project (the same first path element, or the same host/owner/repo).
+func (e *engine) ownInterface(pkg *types.Package) bool {
+	if pkg == e.pass.Pkg {
+		return true
+	}
+	if rules.IsLibraryPackage(pkg.Path()) {
+		return false
+	}
+	if projectRoot(pkg.Path()) == projectRoot(e.pass.Pkg.Path()) {
+		return true
+	}
+	return e.pass.ImportPackageFact(pkg, new(PackageFact))
+}
+
+// projectRoot: "github.com/org/repo" for hosted paths, the first element
+// otherwise ("myapp" for myapp/internal/locks, "io" for io).
+func projectRoot(path string) string {
+	parts := strings.SplitN(path, "/", 4)
+	if strings.Contains(parts[0], ".") && len(parts) >= 3 {
+		return strings.Join(parts[:3], "/")
+	}
+	return parts[0]
 }

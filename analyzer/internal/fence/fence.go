@@ -158,6 +158,7 @@ type engine struct {
 	lockKeyFields     map[*types.Var]bool       // fields holding an etcd lock key (isLockKeyField)
 	ifaceFacts        map[*types.Func]*FuncFact // interface methods resolved over imported implementations
 	wrappers          int                       // acquire wrappers and with-lock helpers inferred so far
+	regionsFound      bool                      // step 2 of analyze is done: summaries may be made
 	lastRead          token.Pos                 // the read behind the last "token" guard found
 }
 
@@ -319,6 +320,7 @@ func (e *engine) analyze() {
 		e.regions = map[*ssa.Function][]*region{}
 		e.memo = map[ssa.Value]*origin{}
 	}
+	e.regionsFound = true
 	// 3. Closures and goroutines started inside a scope inherit it. Anon
 	// functions follow their parents in e.funcs, so one pass suffices for
 	// nesting; a second catches named callbacks registered later.

@@ -2,6 +2,7 @@ package libs
 
 import (
 	"context"
+	"io"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
@@ -80,4 +81,45 @@ func jobMixedGood(ctx context.Context, kv clientv3.KV, locker jobLocker) error {
 	// ok: the implementations disagree (one takes no lock)
 	_, err = kv.Put(ctx, "/data/job", "v")
 	return err
+}
+
+// s3Log is the package's only io.Writer, and its Write is an unfenced
+// write; an io.Writer in general (os.Stdout, a response) is not.
+type s3Log struct{ kv clientv3.KV }
+
+func (l *s3Log) Write(p []byte) (int, error) {
+	_, err := l.kv.Put(context.Background(), "/log", string(p))
+	return len(p), err
+}
+
+func stdInterfaceGood(ctx context.Context, s *concurrency.Session, w io.Writer) error {
+	m := concurrency.NewMutex(s, "/locks/log")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: io.Writer is implemented all over; s3Log is not the only candidate
+	_, err := w.Write([]byte("held"))
+	return err
+}
+
+// docStore's only implementation writes without a fence.
+type docStore interface {
+	Save(ctx context.Context, id string) error
+}
+
+type etcdDocStore struct{ kv clientv3.KV }
+
+func (s etcdDocStore) Save(ctx context.Context, id string) error {
+	_, err := s.kv.Put(ctx, "/docs/"+id, "v")
+	return err
+}
+
+func storeThroughInterfaceBad(ctx context.Context, s *concurrency.Session, st docStore) error {
+	m := concurrency.NewMutex(s, "/locks/docs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return st.Save(ctx, "a") // want `storage write via st.Save under the etcd mutex is not fenced: Save does an etcd write with no fence`
 }
