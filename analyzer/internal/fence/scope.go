@@ -561,7 +561,7 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 	}
 	started := map[*ssa.BasicBlock]int{}
 	work := []item{{b, idx + 1}}
-	reachesReturn := false
+	reachesReturn, releasedSomewhere := false, false
 	for len(work) > 0 {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -579,6 +579,7 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 		}
 		r.addSpan(it.b, span{it.start, end})
 		if released {
+			releasedSomewhere = true
 			continue
 		}
 		switch t := it.b.Instrs[len(it.b.Instrs)-1].(type) {
@@ -610,7 +611,99 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 		}
 	}
 	e.regions[f] = append(e.regions[f], r)
+	// A function that returns with the lock held on some paths and
+	// releases it on others is an acquire wrapper only if its results can
+	// tell its callers which happened (an error, the lock itself): a void
+	// function that sometimes leaves a lease to expire (a rate limit) does
+	// not hand its callers a lock.
+	if reachesReturn && releasedSomewhere && !signalsAcquire(f.Signature) {
+		reachesReturn = false
+	}
+	// Nor does one that drops the handle of the lock it took (neither
+	// returns, stores nor hands it on): the lease is left to expire, and a
+	// caller has nothing to release.
+	if reachesReturn && e.handleDropped(r) {
+		reachesReturn = false
+	}
 	e.inferWrapper(f, r, reachesReturn)
+}
+
+// handleDropped reports whether the acquire of r returns a lock handle
+// (a lock type rules/ knows, such as redislock's *Lock, or a lease-shaped
+// value) that the function never returns,
+// stores, captures, sends or passes to a call other than a release.
+// Acquires whose lock is their receiver (m.Lock()) have no handle.
+func (e *engine) handleDropped(r *region) bool {
+	lockHandle := func(t types.Type) bool {
+		if _, ok := rules.LeaseOf(t); ok {
+			return true
+		}
+		return rules.IsLockType(t)
+	}
+	var handles []ssa.Value
+	if lockHandle(r.call.Type()) {
+		handles = append(handles, r.call)
+	}
+	if refs := r.call.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if x, ok := ref.(*ssa.Extract); ok && lockHandle(x.Type()) {
+				handles = append(handles, x)
+			}
+		}
+	}
+	if len(handles) == 0 {
+		return false
+	}
+	seen := map[ssa.Value]bool{}
+	for len(handles) > 0 {
+		h := handles[len(handles)-1]
+		handles = handles[:len(handles)-1]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		refs := h.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
+			switch u := ref.(type) {
+			case *ssa.Phi:
+				handles = append(handles, u)
+			case *ssa.ChangeType, *ssa.MakeInterface:
+				handles = append(handles, u.(ssa.Value))
+			case *ssa.Return, *ssa.Store, *ssa.MakeClosure, *ssa.Send, *ssa.MapUpdate:
+				return false // handed to the caller or kept
+			case ssa.CallInstruction:
+				cc := u.Common()
+				if cc.IsInvoke() && cc.Value == h {
+					continue // a method of the handle itself
+				}
+				for i, a := range cc.Args {
+					if a != h || (i == 0 && cc.Signature().Recv() != nil) {
+						continue
+					}
+					fn := calleeFunc(cc)
+					if fn == nil || !(rules.IsRelease(fn) || e.calleeFact(fn) != nil && e.calleeFact(fn).Release) {
+						return false // passed on: the callee may keep it
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// signalsAcquire: the function has a result a caller can test to know
+// whether it holds the lock (an error, a bool, a pointer or interface).
+func signalsAcquire(sig *types.Signature) bool {
+	for i := 0; i < sig.Results().Len(); i++ {
+		switch types.Unalias(sig.Results().At(i).Type()).Underlying().(type) {
+		case *types.Pointer, *types.Interface, *types.Basic:
+			return true
+		}
+	}
+	return false
 }
 
 // acquireToken names the token an acquire makes available, for messages.
