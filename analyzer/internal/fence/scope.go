@@ -89,11 +89,17 @@ func (e *engine) signatureScope(f *ssa.Function) {
 		return
 	}
 	if fn, ok := f.Object().(*types.Func); ok {
-		if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release) {
-			return // lock API implementations are not lock holders
-		}
 		if rules.IsReleaseName(fn.Name()) || rules.IsRenewName(fn.Name()) {
 			return
+		}
+		if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release) {
+			if !ff.Acquire {
+				// It takes a lock and releases it itself (write, then
+				// release): it holds the lock from its entry to the
+				// release (findRegions opens that region).
+				e.releasingParamScope(f)
+			}
+			return // lock API implementations are not lock holders
 		}
 	}
 	if recv := f.Signature.Recv(); recv != nil {
@@ -131,6 +137,97 @@ func (e *engine) signatureScope(f *ssa.Function) {
 			return
 		}
 	}
+}
+
+// releasingParamScope records the scope of a function that takes a lock
+// or lease parameter and releases a lock itself
+// (func save(ctx, rdb, k, lock *redislock.Lock) { rdb.Set(...); lock.Release(ctx) }).
+func (e *engine) releasingParamScope(f *ssa.Function) {
+	first := 0
+	if f.Signature.Recv() != nil {
+		first = 1
+	}
+	for _, p := range f.Params[first:] {
+		t := p.Type()
+		var s *Scope
+		if info, ok := rules.LeaseOf(t); ok {
+			s = &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name()}
+			if info.Token != nil {
+				s.Token = p.Name() + "." + info.Token.Name()
+			} else {
+				s.NoToken = !e.structHasTokenField(t)
+			}
+		} else if rules.IsLockType(t) {
+			s = &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: lockTypeName(t) + " " + p.Name()}
+			s.NoToken, s.Token = lockTypeToken(t, p.Name())
+		}
+		if s != nil {
+			if e.releasingParams == nil {
+				e.releasingParams = map[*ssa.Function]paramScope{}
+			}
+			e.releasingParams[f] = paramScope{s, p}
+			return
+		}
+	}
+}
+
+// paramScope is the scope a lock or lease parameter opens.
+type paramScope struct {
+	scope *Scope
+	param *ssa.Parameter
+}
+
+// entryRegion makes the instructions from f's entry up to a release (on
+// every path) a region of scope s; where the function tests the lock
+// parameter p against nil, only the non-nil branch holds it.
+func (e *engine) entryRegion(f *ssa.Function, s *Scope, p *ssa.Parameter) {
+	if len(f.Blocks) == 0 {
+		return
+	}
+	r := &region{scope: s, spans: map[*ssa.BasicBlock][]span{}}
+	started := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{f.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if started[b] {
+			continue
+		}
+		started[b] = true
+		end, released := len(b.Instrs), false
+		for i, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && e.isReleaseFor(r, c) {
+				end, released = i, true
+				break
+			}
+		}
+		r.addSpan(b, span{0, end})
+		if released {
+			continue
+		}
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && len(b.Succs) == 2 {
+			if c, ok := iff.Cond.(*ssa.BinOp); ok && (c.Op == token.EQL || c.Op == token.NEQ) &&
+				((c.X == ssa.Value(p) && isNilConst(c.Y)) || (c.Y == ssa.Value(p) && isNilConst(c.X))) {
+				if c.Op == token.EQL {
+					work = append(work, b.Succs[1]) // p == nil: the false branch holds it
+				} else {
+					work = append(work, b.Succs[0])
+				}
+				continue
+			}
+		}
+		work = append(work, b.Succs...)
+	}
+	for b, ss := range r.spans {
+		for _, sp := range ss {
+			for _, instr := range b.Instrs[sp.from:sp.to] {
+				if e.instrScope[instr] == nil {
+					e.instrScope[instr] = s
+				}
+			}
+		}
+	}
+	e.regions[f] = append(e.regions[f], r)
 }
 
 // isTokenType: a named integer type whose name says it is a fencing token.
@@ -343,6 +440,9 @@ func (e *engine) isSetArgsNX(cc *ssa.CallCommon) bool {
 
 // findRegions finds acquire calls and callback registrations in f.
 func (e *engine) findRegions(f *ssa.Function) {
+	if rp := e.releasingParams[f]; rp.scope != nil {
+		e.entryRegion(f, rp.scope, rp.param)
+	}
 	for _, b := range f.Blocks {
 		for i, instr := range b.Instrs {
 			switch instr := instr.(type) {

@@ -55,3 +55,26 @@ func afterThrottleGood(ctx context.Context, c *redislock.Client, rdb *redis.Clie
 	}
 	return nil
 }
+
+// saveAndRelease takes the lock from its caller and releases it itself
+// (automuteus' SetDiscordGameState): it holds the lock until the release.
+func saveAndRelease(ctx context.Context, rdb *redis.Client, key string, lock *redislock.Lock) {
+	if lock == nil {
+		return
+	}
+	rdb.Set(ctx, key, "state", 0) // want `Redis write via rdb.Set under the redislock.Lock lock is not fenced`
+	_ = lock.Release(ctx)
+	// ok: after the release
+	rdb.Set(ctx, key+":ptr", key, 0)
+}
+
+// saveAndMaybeRelease is called with a nil lock when the caller took none.
+func saveAndMaybeRelease(ctx context.Context, rdb *redis.Client, key string, lock *redislock.Lock) {
+	rdb.Set(ctx, key, "state", 0) // want `Redis write via rdb.Set under the redislock.Lock lock is not fenced`
+	if lock != nil {
+		_ = lock.Release(ctx)
+	}
+	// ok: released, or never held (lock == nil)
+	rdb.Set(ctx, key+":ptr", key, 0)
+}
+
