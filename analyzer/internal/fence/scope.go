@@ -740,17 +740,7 @@ func (e *engine) handleDropped(r *region) bool {
 		}
 		return rules.IsLockType(t)
 	}
-	var handles []ssa.Value
-	if lockHandle(r.call.Type()) {
-		handles = append(handles, r.call)
-	}
-	if refs := r.call.Referrers(); refs != nil {
-		for _, ref := range *refs {
-			if x, ok := ref.(*ssa.Extract); ok && lockHandle(x.Type()) {
-				handles = append(handles, x)
-			}
-		}
-	}
+	handles := callResults(r.call, lockHandle)
 	if len(handles) == 0 {
 		return false
 	}
@@ -1034,17 +1024,7 @@ func releasesOther(r *region, cc *ssa.CallCommon) bool {
 	}
 	// The lock object: the handle the acquire returns (redislock's Obtain),
 	// else the acquire's receiver (m.Lock).
-	var mine []ssa.Value
-	if isHandle(r.call.Type()) {
-		mine = append(mine, r.call)
-	}
-	if refs := r.call.Referrers(); refs != nil {
-		for _, ref := range *refs {
-			if x, ok := ref.(*ssa.Extract); ok && isHandle(x.Type()) {
-				mine = append(mine, x)
-			}
-		}
-	}
+	mine := callResults(r.call, isHandle)
 	if len(mine) == 0 {
 		recv := receiver(r.call.Common())
 		if recv == nil {
@@ -1058,6 +1038,23 @@ func releasesOther(r *region, cc *ssa.CallCommon) bool {
 		}
 	}
 	return true
+}
+
+// callResults returns the results of call whose type satisfies keep: the
+// call itself for a single result, its Extracts for a tuple.
+func callResults(call *ssa.Call, keep func(types.Type) bool) []ssa.Value {
+	var out []ssa.Value
+	if keep(call.Type()) {
+		out = append(out, call)
+	}
+	if refs := call.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if x, ok := ref.(*ssa.Extract); ok && keep(x.Type()) {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
 }
 
 // isHandle: a result that can be the receiver of a release (a pointer,
