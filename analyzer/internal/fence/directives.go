@@ -234,7 +234,11 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 		// os.Stdout), so the few it can see say nothing about the call.
 		return nil
 	}
-	iface, ok := m.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
+	recv := m.Type().(*types.Signature).Recv().Type()
+	if n, ok := types.Unalias(recv).(*types.Named); ok && (n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0) {
+		return nil // types.Implements is unspecified for generic interfaces
+	}
+	iface, ok := recv.Underlying().(*types.Interface)
 	if !ok {
 		return nil
 	}

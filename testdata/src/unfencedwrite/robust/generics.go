@@ -54,3 +54,30 @@ func emptyArgsGood(ctx context.Context, db *sql.DB, lease *Lease[int], args []an
 	_, err := db.ExecContext(ctx, "UPDATE items SET v = 1 WHERE fence < $1", args...)
 	return err
 }
+
+// Repo is a generic interface; its implementation writes. Calls through it
+// are resolved only when the interface is not generic: they must not
+// crash either way.
+type Repo[T any] interface {
+	Put(ctx context.Context, v T) error
+}
+
+type sqlRepo[T any] struct{ db *sql.DB }
+
+func (r sqlRepo[T]) Put(ctx context.Context, v T) error {
+	_, err := r.db.ExecContext(ctx, "UPDATE items SET v = 2 WHERE id = 1")
+	return err
+}
+
+type intRepo struct{ db *sql.DB }
+
+func (r intRepo) Put(ctx context.Context, v int) error {
+	_, err := r.db.ExecContext(ctx, "UPDATE items SET v = $1 WHERE id = 1", v)
+	return err
+}
+
+func genericInterfaceGood(ctx context.Context, repo Repo[int], lease *Lease[int]) error {
+	// ok: a generic interface is not resolved (its implementations cannot
+	// be enumerated soundly)
+	return repo.Put(ctx, 1)
+}
