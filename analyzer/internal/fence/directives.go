@@ -235,7 +235,7 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 		return nil
 	}
 	recv := m.Type().(*types.Signature).Recv().Type()
-	if n, ok := types.Unalias(recv).(*types.Named); ok && (n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0) {
+	if isGeneric(recv) {
 		return nil // types.Implements is unspecified for generic interfaces
 	}
 	iface, ok := recv.Underlying().(*types.Interface)

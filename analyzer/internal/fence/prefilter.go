@@ -243,12 +243,19 @@ func (p *prefilter) object(fd *ast.FuncDecl, obj types.Object) bool {
 // implementations records calls of interface method m in fd as calls of
 // the methods of this package that implement it.
 func (p *prefilter) implementations(fd *ast.FuncDecl, m *types.Func) {
-	iface, ok := m.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
+	irecv := m.Type().(*types.Signature).Recv().Type()
+	if isGeneric(irecv) {
+		return // not resolved by the engine either (interfaceFact)
+	}
+	iface, ok := irecv.Underlying().(*types.Interface)
 	if !ok {
 		return
 	}
 	for _, cm := range p.methods[m.Name()] {
 		recv := cm.Type().(*types.Signature).Recv().Type()
+		if isGeneric(recv) {
+			continue
+		}
 		impl := types.Implements(recv, iface)
 		if _, isPtr := types.Unalias(recv).(*types.Pointer); !impl && !isPtr {
 			impl = types.Implements(types.NewPointer(recv), iface) // T's methods are *T's too
@@ -390,3 +397,13 @@ func (p *prefilter) tuple(t *types.Tuple) bool {
 
 // hasBody reports whether SSA was built for f (selectDecls removes bodies).
 func hasBody(f *ssa.Function) bool { return len(f.Blocks) > 0 }
+
+// isGeneric: a generic named type or a pointer to one, instantiated or
+// not (types.Implements is unspecified for uninstantiated ones).
+func isGeneric(t types.Type) bool {
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && (n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0)
+}
