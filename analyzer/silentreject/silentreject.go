@@ -159,6 +159,13 @@ func (c *checker) checkExec(w *fence.Write, call *ssa.Call) {
 		return
 	}
 	st := c.followRows(res)
+	c.judgeRows(w, st, fmt.Sprintf("fenced write via %s never compares RowsAffected(): a write the fence rejected (0 rows) looks like success; abort when it is 0", w.Call))
+}
+
+// judgeRows reports what a fenced write does with its row count: nothing
+// when it escapes or is compared, a retry when the zero branch re-issues
+// the write, unchecked (with the store's own wording) otherwise.
+func (c *checker) judgeRows(w *fence.Write, st rowsState, unchecked string) {
 	switch {
 	case st.escapes:
 		return
@@ -170,7 +177,7 @@ func (c *checker) checkExec(w *fence.Write, call *ssa.Call) {
 	case st.compared:
 		return
 	}
-	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never compares RowsAffected(): a write the fence rejected (0 rows) looks like success; abort when it is 0", w.Call))
+	c.report(w, "unchecked", unchecked)
 }
 
 // ---- consul ----
@@ -251,18 +258,7 @@ func (c *checker) checkGorm(w *fence.Write, call *ssa.Call) {
 			}
 		}
 	}
-	switch {
-	case st.escapes:
-		return
-	case st.zeroBranch != nil:
-		if c.retries(w, st.zeroBranch) {
-			c.report(w, "retried", fmt.Sprintf("fenced write via %s is re-issued after the fence rejected it (0 rows): a newer holder has written; abort, do not retry", w.Call))
-		}
-		return
-	case st.compared:
-		return
-	}
-	c.report(w, "unchecked", fmt.Sprintf("fenced write via %s never compares RowsAffected: gorm reports a write the fence rejected as 0 rows, not as an error; abort when it is 0", w.Call))
+	c.judgeRows(w, st, fmt.Sprintf("fenced write via %s never compares RowsAffected: gorm reports a write the fence rejected as 0 rows, not as an error; abort when it is 0", w.Call))
 }
 
 // derefStructField names the field a FieldAddr selects.
