@@ -291,18 +291,12 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r}, true
 	}
-	if w, ok := rules.WriteOf(fn); ok {
+	if _, ok := rules.WriteOf(fn); ok {
 		// SQL that takes a PostgreSQL advisory lock; any other storage
 		// call is not an acquire.
-		if w.Kind == rules.SQLWrite && w.QueryArg >= 0 {
-			if ps := params(cc); w.QueryArg < len(ps) {
-				if q, ok := constString(ps[w.QueryArg]); ok {
-					if acquire, _, _ := rules.AdvisoryLock(q); acquire {
-						return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
-							advisory: true, session: sqlSession(cc)}, true
-					}
-				}
-			}
+		if acquire, _, _ := advisorySQL(fn, cc); acquire {
+			return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
+				advisory: true, session: sqlSession(cc)}, true
 		}
 		return acquireInfo{}, false
 	}
@@ -969,15 +963,8 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 		return false
 	}
 	if r.acq.advisory {
-		if w, ok := rules.WriteOf(fn); ok && w.Kind == rules.SQLWrite && w.QueryArg >= 0 {
-			if ps := params(cc); w.QueryArg < len(ps) {
-				if q, ok := constString(ps[w.QueryArg]); ok {
-					_, release, _ := rules.AdvisoryLock(q)
-					return release
-				}
-			}
-		}
-		return false
+		_, release, _ := advisorySQL(fn, cc)
+		return release
 	}
 	if releasesOther(r, cc) {
 		return false // m2.Unlock() inside m1's region: m1 is still held
@@ -1184,15 +1171,26 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 	if f := e.calleeFact(fn); f != nil && f.Release {
 		return true
 	}
-	if w, ok := rules.WriteOf(fn); ok && w.Kind == rules.SQLWrite && w.QueryArg >= 0 {
-		if ps := params(cc); w.QueryArg < len(ps) {
-			if q, ok := constString(ps[w.QueryArg]); ok {
-				_, release, _ := rules.AdvisoryLock(q)
-				return release
-			}
-		}
+	_, release, _ := advisorySQL(fn, cc)
+	return release
+}
+
+// advisorySQL reads the constant SQL of a database write call fn(cc...)
+// as PostgreSQL advisory-lock SQL (all false for other calls).
+func advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact bool) {
+	w, ok := rules.WriteOf(fn)
+	if !ok || w.Kind != rules.SQLWrite || w.QueryArg < 0 {
+		return false, false, false
 	}
-	return false
+	ps := params(cc)
+	if w.QueryArg >= len(ps) {
+		return false, false, false
+	}
+	q, ok := constString(ps[w.QueryArg])
+	if !ok {
+		return false, false, false
+	}
+	return rules.AdvisoryLock(q)
 }
 
 // sameKey reports whether a key-value call addresses the region's lock
