@@ -228,6 +228,71 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 	if f, ok := e.ifaceFacts[m]; ok {
 		return f
 	}
+	impls, ok := e.implementations(m)
+	if !ok {
+		return nil
+	}
+	var agreed *FuncFact
+	local, disagree := false, false
+	for _, cm := range impls {
+		if cm.Pkg() == e.pass.Pkg {
+			local = true
+		}
+		if isInterfaceMethod(cm) {
+			// The type embeds an interface: which method runs is decided
+			// at run time.
+			disagree = true
+			continue
+		}
+		if cm.Pkg() == e.pass.Pkg && e.local[cm] == nil && e.regionsFound {
+			// A local write helper's fact is its summary, made on demand
+			// (once regions are known: a summary skips what they judge).
+			if sf := e.prog.FuncValue(cm); sf != nil && hasBody(sf) {
+				e.summary(sf)
+			}
+		}
+		f := e.calleeFact(cm)
+		switch {
+		case f == nil:
+			disagree = true
+		case agreed == nil:
+			agreed = f
+		case !sameBehaviour(agreed, f):
+			disagree = true
+		}
+	}
+	var out *FuncFact
+	if len(impls) > 0 && !disagree && agreed != nil {
+		out = agreed
+	}
+	// Facts of this package's own methods are inferred as its functions
+	// are analysed: an answer that rests on them is not final.
+	if !local {
+		if e.ifaceFacts == nil {
+			e.ifaceFacts = map[*types.Func]*FuncFact{}
+		}
+		e.ifaceFacts[m] = out
+	}
+	return out
+}
+
+// implementations returns the methods that implement interface method m
+// among the named types interfaceFact asks (false when m's interface is
+// not resolved at all). The answer depends on types only, so it is
+// computed once per method; the facts it is combined with are not.
+func (e *engine) implementations(m *types.Func) ([]*types.Func, bool) {
+	if impls, ok := e.ifaceImpls[m]; ok {
+		return impls, impls != nil
+	}
+	impls := e.findImplementations(m)
+	if e.ifaceImpls == nil {
+		e.ifaceImpls = map[*types.Func][]*types.Func{}
+	}
+	e.ifaceImpls[m] = impls
+	return impls, impls != nil
+}
+
+func (e *engine) findImplementations(m *types.Func) []*types.Func {
 	if m.Pkg() == nil || !e.ownInterface(m.Pkg()) {
 		// io.Writer, io.Closer, a driver's own interfaces: implemented all
 		// over by types this package cannot see (w.Write may be
@@ -242,8 +307,7 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 	if !ok {
 		return nil
 	}
-	var agreed *FuncFact
-	candidates, local, disagree := 0, false, false
+	impls := []*types.Func{} // non-nil: resolved, even with no implementation
 	for _, pkg := range append([]*types.Package{e.pass.Pkg}, e.pass.Pkg.Imports()...) {
 		if pkg != e.pass.Pkg && (rules.IsLibraryPackage(pkg.Path()) || !e.pass.ImportPackageFact(pkg, new(PackageFact))) {
 			continue
@@ -267,55 +331,14 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 			default:
 				continue
 			}
-			sel := types.NewMethodSet(impl).Lookup(m.Pkg(), m.Name())
-			if sel == nil {
-				continue
-			}
-			cm, ok := sel.Obj().(*types.Func)
-			if !ok {
-				continue
-			}
-			candidates++
-			if cm.Pkg() == e.pass.Pkg {
-				local = true
-			}
-			if isInterfaceMethod(cm) {
-				// The type embeds an interface: which method runs is
-				// decided at run time.
-				disagree = true
-				continue
-			}
-			if cm.Pkg() == e.pass.Pkg && e.local[cm] == nil && e.regionsFound {
-				// A local write helper's fact is its summary, made on demand
-				// (once regions are known: a summary skips what they judge).
-				if sf := e.prog.FuncValue(cm); sf != nil && hasBody(sf) {
-					e.summary(sf)
+			if sel := types.NewMethodSet(impl).Lookup(m.Pkg(), m.Name()); sel != nil {
+				if cm, ok := sel.Obj().(*types.Func); ok {
+					impls = append(impls, cm)
 				}
 			}
-			f := e.calleeFact(cm)
-			switch {
-			case f == nil:
-				disagree = true
-			case agreed == nil:
-				agreed = f
-			case !sameBehaviour(agreed, f):
-				disagree = true
-			}
 		}
 	}
-	var out *FuncFact
-	if candidates > 0 && !disagree && agreed != nil {
-		out = agreed
-	}
-	// Facts of this package's own methods are inferred as its functions
-	// are analysed: an answer that rests on them is not final.
-	if !local {
-		if e.ifaceFacts == nil {
-			e.ifaceFacts = map[*types.Func]*FuncFact{}
-		}
-		e.ifaceFacts[m] = out
-	}
-	return out
+	return impls
 }
 
 // sameBehaviour: two facts say the same about what a call does.

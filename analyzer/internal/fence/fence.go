@@ -154,13 +154,14 @@ type engine struct {
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
 	sql               *sqlCache
-	lockedRows        map[ssa.Value]bool           // gorm roots that took row locks (lockedRowsOn)
-	lockKeyFields     map[*types.Var]bool          // fields holding an etcd lock key (isLockKeyField)
-	ifaceFacts        map[*types.Func]*FuncFact    // interface methods resolved over imported implementations
-	wrappers          int                          // acquire wrappers and with-lock helpers inferred so far
-	regionsFound      bool                         // step 2 of analyze is done: summaries may be made
-	releasingParams   map[*ssa.Function]paramScope // lock-parameter functions that release it themselves
-	lastRead          token.Pos                    // the read behind the last "token" guard found
+	lockedRows        map[ssa.Value]bool            // gorm roots that took row locks (lockedRowsOn)
+	lockKeyFields     map[*types.Var]bool           // fields holding an etcd lock key (isLockKeyField)
+	ifaceFacts        map[*types.Func]*FuncFact     // interface methods resolved over imported implementations
+	ifaceImpls        map[*types.Func][]*types.Func // their implementations (implementations)
+	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far
+	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
+	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
+	lastRead          token.Pos                     // the read behind the last "token" guard found
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
