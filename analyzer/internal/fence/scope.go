@@ -218,15 +218,7 @@ func (e *engine) entryRegion(f *ssa.Function, s *Scope, p *ssa.Parameter) {
 		}
 		work = append(work, b.Succs...)
 	}
-	for b, ss := range r.spans {
-		for _, sp := range ss {
-			for _, instr := range b.Instrs[sp.from:sp.to] {
-				if e.instrScope[instr] == nil {
-					e.instrScope[instr] = s
-				}
-			}
-		}
-	}
+	e.markRegion(r)
 	e.regions[f] = append(e.regions[f], r)
 }
 
@@ -695,15 +687,7 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 			}
 		}
 	}
-	for b, ss := range r.spans {
-		for _, s := range ss {
-			for _, instr := range b.Instrs[s.from:s.to] {
-				if e.instrScope[instr] == nil {
-					e.instrScope[instr] = r.scope
-				}
-			}
-		}
-	}
+	e.markRegion(r)
 	e.regions[f] = append(e.regions[f], r)
 	// A function that returns with the lock held on some paths and
 	// releases it on others is an acquire wrapper only if its results can
@@ -767,8 +751,7 @@ func (e *engine) handleDropped(r *region) bool {
 					if a != h || (i == 0 && cc.Signature().Recv() != nil) {
 						continue
 					}
-					fn := calleeFunc(cc)
-					if fn == nil || !(rules.IsRelease(fn) || e.calleeFact(fn) != nil && e.calleeFact(fn).Release) {
+					if !e.isReleaseCall(cc) {
 						return false // passed on: the callee may keep it
 					}
 				}
@@ -788,6 +771,20 @@ func signalsAcquire(sig *types.Signature) bool {
 		}
 	}
 	return false
+}
+
+// markRegion puts r's instructions in r's scope, unless an earlier region
+// already claimed them.
+func (e *engine) markRegion(r *region) {
+	for b, ss := range r.spans {
+		for _, s := range ss {
+			for _, instr := range b.Instrs[s.from:s.to] {
+				if e.instrScope[instr] == nil {
+					e.instrScope[instr] = r.scope
+				}
+			}
+		}
+	}
 }
 
 // acquireToken names the token an acquire makes available, for messages.
