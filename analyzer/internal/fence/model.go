@@ -159,7 +159,10 @@ type Model struct {
 	// the per-function filter found nothing lock-related in (no SSA built).
 	SkippedFuncs int
 	Writes       []*Write
-	Internal     []Internal
+	// Defects is everything wrong that the engine found, in position
+	// order; analyzers report the kinds they own (see DefectKind).
+	Defects  []*Defect
+	Internal []Internal
 
 	// For analyzers that need more than the verdicts: the package's SSA
 	// functions, and the engine's own views of them. Nil when !Relevant.
