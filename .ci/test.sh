@@ -13,9 +13,11 @@
 #   4. go test ./... with all of the above required (unit, analysistest,
 #      stub-vs-real-module, PostgreSQL proof, determinism, std soak, go vet
 #      and CLI end-to-end, golangci-lint and pre-commit integration);
-#   5. the soak over std plus every dependency module;
-#   6. the PostgreSQL proof's statement count;
-#   7. every fuzz target for FUZZTIME (default 30s) each.
+#   5. the analyzers again under the race detector (TestParallelDriver
+#      runs all six concurrently through the x/tools checker);
+#   6. the soak over std plus every dependency module;
+#   7. the PostgreSQL proof's statement count;
+#   8. every fuzz target for FUZZTIME (default 30s) each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +39,9 @@ export FENCELINT_GCL="$FENCELINT_GCL_DIR/custom-gcl"
 
 echo "--- go test ./..."
 go test ./...
+
+echo "--- go test -race ./analyzer/... (drivers run a package's analyzers concurrently)"
+go test -race ./analyzer/...
 
 echo "--- soak: std and every dependency module (any finding is a false positive)"
 FENCELINT_SOAK_PATTERNS=all go test -count=1 -run '^TestSoakStd$' ./analyzer/internal/pgproof/
