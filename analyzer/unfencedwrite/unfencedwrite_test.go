@@ -51,3 +51,9 @@ func TestAdvisoryLocks(t *testing.T) {
 func TestGorm(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/gormlib")
 }
+
+// TestInterfaceDirectives: directives on interface methods apply to every
+// call through the interface, in its package and through facts elsewhere.
+func TestInterfaceDirectives(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/ifacedir/app")
+}

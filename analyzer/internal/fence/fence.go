@@ -168,6 +168,7 @@ type engine struct {
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	lastRead          token.Pos                     // the read behind the last "token" guard found
+	directed          map[*types.Func]bool          // functions and interface methods carrying a //fencelint: directive
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
