@@ -7,7 +7,8 @@
 #
 # Steps:
 #   1. PostgreSQL on loopback (.ci/postgres.sh) for the SQL verdict proof;
-#   2. pre-commit (.ci/precommit.sh) for the hook's end-to-end test;
+#   2. pre-commit (.ci/precommit.sh) for the hook's end-to-end test, and
+#      Graphviz for the fence map's SVG test;
 #   3. a custom golangci-lint v2.15.0 with fencelint's plugins linked in
 #      (.ci/gcl.sh), built from the module proxy, for the plugin test;
 #   4. go test ./... with all of the above required (unit, analysistest,
@@ -29,6 +30,12 @@ export FENCELINT_INTEGRATION=require
 
 echo "--- PostgreSQL"
 eval "$(bash .ci/postgres.sh)"
+
+echo "--- Graphviz (the fence map's SVG test)"
+if ! command -v dot >/dev/null; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends graphviz >/dev/null
+fi
+dot -V
 
 echo "--- pre-commit"
 bash .ci/precommit.sh
