@@ -58,3 +58,18 @@ func TestAdvisoryLock(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTestDoubleName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"mockStore": true, "MockStore": true, "FakeClient": true, "fake": true, "noopLocker": true,
+		"NopStore": true, "nullLocker": true, "storeMock": true, "StoreFake": true, "stubLocker": true,
+		"storetest": true, "mocks": true, "fakes": true, "testutil": true, "TestStore": true,
+		// real implementations
+		"Store": false, "pgStore": false, "Notifier": false, "Nominal": false, "nopeStore": false,
+		"Mocker": false, "Testament": false, "redisLocker": false, "etcdStore": false, "Contest": false,
+	} {
+		if got := IsTestDoubleName(name); got != want {
+			t.Errorf("IsTestDoubleName(%q) = %t, want %t", name, got, want)
+		}
+	}
+}

@@ -57,3 +57,15 @@ func TestGorm(t *testing.T) {
 func TestInterfaceDirectives(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/ifacedir/app")
 }
+
+// TestTestDoubles: a no-op type, a mocks package and a fake in a test file
+// next to the real implementation do not veto a call through the
+// interface.
+func TestTestDoubles(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/doubles")
+}
+
+// TestDirectiveProblems: every directive that does nothing says so.
+func TestDirectiveProblems(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/dirproblems", "gorm.io/fencelintcase")
+}
