@@ -47,6 +47,9 @@ const (
 func run(pass *analysis.Pass) (res any, err error) {
 	model := &Model{}
 	if !relevant(pass) {
+		if rules.IsLibraryPackage(pass.Pkg.Path()) && directive.HasAny(pass.Files) {
+			model.DirectiveProblems = skippedPackageDirectives(pass.Files, pass.Pkg.Path())
+		}
 		return model, nil // fast path: no lock API, lease type, directive or fact in reach
 	}
 	model.Relevant = true

@@ -179,6 +179,9 @@ type Model struct {
 	// order; analyzers report the kinds they own (see DefectKind).
 	Defects  []*Defect
 	Internal []Internal
+	// DirectiveProblems are the //fencelint: directives that do nothing
+	// where they stand; set even when the package is not Relevant.
+	DirectiveProblems []DirectiveProblem
 	// Unscoped are the writes outside any lock scope (store and target
 	// only), recorded only with -fencelint_fence.fencemap: the fence map
 	// calls out resources written both under a lock and outside one.
