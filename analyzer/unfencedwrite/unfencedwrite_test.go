@@ -69,3 +69,9 @@ func TestTestDoubles(t *testing.T) {
 func TestDirectiveProblems(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/dirproblems", "gorm.io/fencelintcase")
 }
+
+// TestDirectiveLockMessages: a lock made by //fencelint:acquire names the
+// token it hands out, or says it has none.
+func TestDirectiveLockMessages(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/dirlock")
+}

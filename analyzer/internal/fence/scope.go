@@ -70,6 +70,10 @@ type acquireInfo struct {
 	session  ssa.Value
 	// source says what made the call an acquire (Scope.Source).
 	source string
+	// tokenResult is the result carrying the token of an acquire known
+	// from a fact or directive, -1 if none.
+	tokenResult int
+	fromFact    bool
 }
 
 func (e *engine) indexClosures(f *ssa.Function) {
@@ -303,7 +307,8 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if fn.Pkg() == e.pass.Pkg && e.directed[fn] {
 			src = "directive //fencelint:acquire on " + fn.Name()
 		}
-		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1, source: src}, true
+		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1, source: src,
+			tokenResult: f.TokenResult, fromFact: true}, true
 	}
 	// Heuristic: a function returning a lease-shaped type acquires it.
 	sig := fn.Type().(*types.Signature)
@@ -815,8 +820,79 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 		if info, ok := rules.LeaseOf(ai.leaseT); ok && info.Token != nil {
 			return "the lease's " + info.Token.Name()
 		}
+	case ai.fromFact:
+		return e.factToken(call, ai)
 	}
 	return ""
+}
+
+// factToken names the token an acquire known from a fact or directive
+// hands out, as the caller's code spells it: the variable its token result
+// is assigned to ("tok"), or the token field of the handle it returns
+// ("h.Seq"); otherwise "the token Acquire returns" (issue 18: a
+// directive-made lock must still say what to fence with).
+func (e *engine) factToken(call *ssa.Call, ai acquireInfo) string {
+	fn := calleeFunc(call.Common())
+	if fn == nil {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	if ai.tokenResult >= 0 {
+		if name := e.assignedName(call, ai.tokenResult); name != "" {
+			return name
+		}
+		return "the token " + fn.Name() + " returns"
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		st, ok := derefStruct(sig.Results().At(i).Type())
+		if !ok {
+			continue
+		}
+		for j := 0; j < st.NumFields(); j++ {
+			f := st.Field(j)
+			if !e.isTokenField(f) && !isLeaseToken(sig.Results().At(i).Type(), f) {
+				continue
+			}
+			if name := e.assignedName(call, i); name != "" {
+				return name + "." + f.Name()
+			}
+			return "the " + f.Name() + " of what " + fn.Name() + " returns"
+		}
+	}
+	return ""
+}
+
+func isLeaseToken(t types.Type, f *types.Var) bool {
+	info, ok := rules.LeaseOf(t)
+	return ok && info.Token == f
+}
+
+// assignedName returns the variable result i of call is assigned to in
+// its function's syntax (tok in "tok, err := s.Acquire(ctx)"), "" if none.
+func (e *engine) assignedName(call *ssa.Call, i int) string {
+	ce := e.callExpr(call.Pos())
+	fn := call.Parent()
+	for fn != nil && fn.Syntax() == nil {
+		fn = fn.Parent()
+	}
+	if ce == nil || fn == nil {
+		return ""
+	}
+	name := ""
+	ast.Inspect(fn.Syntax(), func(n ast.Node) bool {
+		if name != "" {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ce || i >= len(as.Lhs) {
+			return true
+		}
+		if id, ok := as.Lhs[i].(*ast.Ident); ok && id.Name != "_" {
+			name = id.Name
+		}
+		return false
+	})
+	return name
 }
 
 // failValues returns the values whose test tells failure from success.
