@@ -34,6 +34,7 @@ import (
 	_ "github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/pgxpool"
+	_ "github.com/jmoiron/sqlx"
 	_ "github.com/redis/go-redis/v9"
 	_ "go.etcd.io/etcd/api/v3/etcdserverpb"
 	_ "go.etcd.io/etcd/api/v3/mvccpb"
