@@ -8,7 +8,10 @@ package realapi
 import (
 	_ "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	_ "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	_ "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/appendblob"
 	_ "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
+	_ "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+	_ "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/pageblob"
 	_ "github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	_ "cloud.google.com/go/storage"
 	_ "github.com/aws/aws-sdk-go-v2/aws"
