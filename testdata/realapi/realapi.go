@@ -45,6 +45,7 @@ import (
 	_ "go.etcd.io/etcd/client/v3/concurrency"
 	_ "go.uber.org/zap"
 	_ "gorm.io/gorm"
+	_ "k8s.io/api/coordination/v1"
 	_ "k8s.io/apimachinery/pkg/apis/meta/v1"
 	_ "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	_ "k8s.io/client-go/tools/leaderelection"
