@@ -88,7 +88,7 @@ func TestRuleKeysResolve(t *testing.T) {
 		t.Error(m)
 	}
 	for _, w := range res.unused {
-		if !unexercised[w] {
+		if _, ok := unexercised[w]; !ok {
 			t.Errorf("%s: no use in the test cases", w)
 		}
 	}
@@ -119,6 +119,7 @@ func f(db *lib.DB, l *lib.Lock) {
 	_ = db.Exec("UPDATE t SET a = 1")
 	_ = db.Rev
 	_ = lib.DB{OnLead: func() {}}
+	_ = lib.VerbCAS
 }
 `
 	libPkg := checkSource(t, lib)
@@ -135,7 +136,7 @@ func f(db *lib.DB, l *lib.Lock) {
 		{table: "t Tokens", kind: refField, key: "example.com/lib.DB.Rev", field: integerField, use: true},
 		{table: "t Callbacks", kind: refField, key: "example.com/lib.DB.OnLead", field: funcField, use: true},
 		{table: "t LockTypes", kind: refType, key: "example.com/lib.Lock", use: true},
-		{table: "t verbs", kind: refConst, key: "example.com/lib", value: "cas"},
+		{table: "t verbs", kind: refConst, key: "example.com/lib", value: "cas", use: true},
 	}
 	if r := checkRules(good, u, used); len(r.problems)+len(r.unused) != 0 {
 		t.Fatalf("faithful rules reported: %q %q", r.problems, r.unused)
@@ -156,6 +157,7 @@ func f(db *lib.DB, l *lib.Lock) {
 		{"index of wrong type", ruleRef{table: "t", kind: refFunc, key: "example.com/lib.Obtain", args: []argRef{{"KeyArg", 1, argString}}}, "KeyArg 1 is ttl int, want a string"},
 		{"unused", ruleRef{table: "t", kind: refFunc, key: "example.com/lib.Obtain", use: true}, "t: example.com/lib.Obtain"},
 		{"unused field", ruleRef{table: "t", kind: refField, key: "example.com/lib.DB.Name", use: true}, "t: example.com/lib.DB.Name"},
+		{"unused const", ruleRef{table: "t", kind: refConst, key: "example.com/lib", value: "cas-not", use: true}, `no constant "cas-not"`},
 		{"unused type", ruleRef{table: "t", kind: refType, key: "example.com/lib.DB", use: false}, ""},
 		{"unread field set", ruleRef{table: "t", kind: refFunc, key: execW.Func, args: writeArgs(rules.Write{Kind: rules.SQLWrite, QueryArg: 0, ArgsFrom: 1, KeyArg: 2})}, "KeyArg 2 is set but not read"},
 	} {
@@ -358,12 +360,12 @@ func ruleRefs() []ruleRef {
 	// The tables outside Libs. They are keyed by name or by string,
 	// so only existence (and the indexes) is checked.
 	for k, i := range rules.Prepares {
-		add(ruleRef{table: "rules.Prepares", kind: refFunc, key: k, args: []argRef{{"query index", i, argString}}})
+		add(ruleRef{use: true, table: "rules.Prepares", kind: refFunc, key: k, args: []argRef{{"query index", i, argString}}})
 	}
 	for k, i := range rules.TxStmts {
-		add(ruleRef{table: "rules.TxStmts", kind: refFunc, key: k, args: []argRef{{"statement index", i, argStmt}}})
+		add(ruleRef{use: true, table: "rules.TxStmts", kind: refFunc, key: k, args: []argRef{{"statement index", i, argStmt}}})
 	}
-	add(ruleRef{table: "rules.SQLNamed", kind: refFunc, key: rules.SQLNamed})
+	add(ruleRef{use: true, table: "rules.SQLNamed", kind: refFunc, key: rules.SQLNamed})
 	for _, n := range rules.NamedArgsTypes {
 		add(ruleRef{table: "rules.NamedArgsTypes", kind: refType, key: n})
 	}
@@ -383,36 +385,36 @@ func ruleRefs() []ruleRef {
 	}
 	const gcs = "cloud.google.com/go/storage"
 	for _, p := range rules.GCSPreconditions {
-		add(ruleRef{table: "rules.GCSPreconditions", kind: refField, key: gcs + ".Conditions." + p})
+		add(ruleRef{use: true, table: "rules.GCSPreconditions", kind: refField, key: gcs + ".Conditions." + p})
 	}
 	for m := range rules.GCSHandleMethods {
-		add(ruleRef{table: "rules.GCSHandleMethods", kind: refFunc, key: "(*" + gcs + ".ObjectHandle)." + m})
+		add(ruleRef{use: true, table: "rules.GCSHandleMethods", kind: refFunc, key: "(*" + gcs + ".ObjectHandle)." + m})
 	}
 	const azgen = "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/internal/generated"
 	for group, fields := range rules.AzureConditions {
 		for _, f := range fields {
-			add(ruleRef{table: "rules.AzureConditions", kind: refField, key: azgen + "." + group + "." + f})
+			add(ruleRef{use: true, table: "rules.AzureConditions", kind: refField, key: azgen + "." + group + "." + f})
 		}
 	}
 	const azcontainer = "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	for m := range rules.AzureClientCtors {
-		add(ruleRef{table: "rules.AzureClientCtors", kind: refFunc, key: "(*" + azcontainer + ".Client)." + m,
+		add(ruleRef{use: true, table: "rules.AzureClientCtors", kind: refFunc, key: "(*" + azcontainer + ".Client)." + m,
 			args: []argRef{{"blob name", 0, argString}}})
 	}
 	const gorm = "gorm.io/gorm"
 	for m := range rules.GormConditions {
-		add(ruleRef{table: "rules.GormConditions", kind: refFunc, key: "(*" + gorm + ".DB)." + m})
+		add(ruleRef{use: true, table: "rules.GormConditions", kind: refFunc, key: "(*" + gorm + ".DB)." + m})
 	}
 	for m := range rules.GormPassThrough {
-		add(ruleRef{table: "rules.GormPassThrough", kind: refFunc, key: "(*" + gorm + ".DB)." + m})
+		add(ruleRef{use: true, table: "rules.GormPassThrough", kind: refFunc, key: "(*" + gorm + ".DB)." + m})
 	}
 	const consul = "github.com/hashicorp/consul/api"
 	for verb := range rules.ConsulCheckVerbs {
-		add(ruleRef{table: "rules.ConsulCheckVerbs", kind: refConst, key: consul, value: verb})
+		add(ruleRef{use: true, table: "rules.ConsulCheckVerbs", kind: refConst, key: consul, value: verb})
 	}
-	add(ruleRef{table: "rules.GocronTask", kind: refFunc, key: rules.GocronTask})
+	add(ruleRef{use: true, table: "rules.GocronTask", kind: refFunc, key: rules.GocronTask})
 	for k := range rules.GocronDistributed {
-		add(ruleRef{table: "rules.GocronDistributed", kind: refFunc, key: k})
+		add(ruleRef{use: true, table: "rules.GocronDistributed", kind: refFunc, key: k})
 	}
 	slices.SortStableFunc(refs, func(a, b ruleRef) int { return strings.Compare(a.table, b.table) })
 	return refs
@@ -538,11 +540,14 @@ type usage struct {
 	funcs  map[string]bool
 	fields map[string]bool
 	types  map[string]bool
+	consts map[string]bool // constKey(package path, string value)
 }
 
 func newUsage(u *universe) *usage {
-	return &usage{u: u, funcs: map[string]bool{}, fields: map[string]bool{}, types: map[string]bool{}}
+	return &usage{u: u, funcs: map[string]bool{}, fields: map[string]bool{}, types: map[string]bool{}, consts: map[string]bool{}}
 }
+
+func constKey(pkg, value string) string { return pkg + "\x00" + value }
 
 func (us *usage) add(info *types.Info) {
 	for _, obj := range info.Uses {
@@ -556,6 +561,10 @@ func (us *usage) add(info *types.Info) {
 		case *types.TypeName:
 			if n, ok := types.Unalias(obj.Type()).(*types.Named); ok && n.Obj().Pkg() != nil {
 				us.types[n.Obj().Pkg().Path()+"."+n.Obj().Name()] = true
+			}
+		case *types.Const:
+			if obj.Pkg() != nil && obj.Val().Kind() == constant.String {
+				us.consts[constKey(obj.Pkg().Path(), constant.StringVal(obj.Val()))] = true
 			}
 		}
 	}
@@ -611,6 +620,8 @@ func checkRules(refs []ruleRef, u *universe, used *usage) ruleResult {
 			isUsed = used.fields[key]
 		case refType:
 			isUsed = used.types[key]
+		case refConst:
+			isUsed = used.consts[constKey(key, r.value)]
 		}
 		if isUsed {
 			res.usedRules++
@@ -758,9 +769,12 @@ func casePaths(t testing.TB, src string) []string {
 	return paths
 }
 
-// unexercised are the rules no test case uses yet. The list may only
-// shrink: TestRuleKeysResolve fails when a rule outside it has no use, and
-// when a rule in it has one.
-var unexercised = map[string]bool{
-	"crypto/rand Tokens: crypto/rand.Read": true,
+// unexercised are the rules no test case can use, each with the reason.
+// TestRuleKeysResolve fails when any other rule has no use, and when one
+// of these has one.
+var unexercised = map[string]string{
+	"crypto/rand Tokens: crypto/rand.Read": "its results are a byte count and an error; the random bytes it " +
+		"writes into its argument are not traced, so the rule cannot fire",
+	"rules.AzureClientCtors: (*github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container.Client).NewAppendBlobClient": "no append blob method is a write rule, so the name of an append blob client is never read",
+	"rules.AzureClientCtors: (*github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container.Client).NewPageBlobClient":   "no page blob method is a write rule, so the name of a page blob client is never read",
 }
