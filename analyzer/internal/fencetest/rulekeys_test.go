@@ -73,10 +73,17 @@ func TestRuleKeysResolve(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Logf("no stub for %v: resolving against testdata/realapi", missing)
-		for _, p := range load(t, "real modules (testdata/realapi)", filepath.Join(testdata, "realapi"), realEnv(), missing) {
+		realapi := filepath.Join(testdata, "realapi")
+		restore := keepFiles(t, filepath.Join(realapi, "go.mod"), filepath.Join(realapi, "go.sum"))
+		for _, p := range load(t, "real modules (testdata/realapi)", realapi, realEnv(), missing) {
 			if p.Types != nil {
 				u.add(p.Types, "real")
 			}
+		}
+		// realEnv's -mod=mod adds a module no requirement names; a
+		// rule's module must be pinned on purpose.
+		if restore() {
+			t.Errorf("%v: not in a module testdata/realapi requires: import the packages in realapi.go and run go mod tidy there", missing)
 		}
 	}
 	used := newUsage(u)
@@ -99,6 +106,33 @@ func TestRuleKeysResolve(t *testing.T) {
 	}
 	t.Logf("%d rule entries: %d keys resolved (%d against the real modules), %d rules used by %d test case packages",
 		len(refs), res.resolved, res.real, res.usedRules, len(casePkgs))
+}
+
+// keepFiles saves the files; the function it returns writes back those
+// that changed and reports whether any did.
+func keepFiles(t *testing.T, files ...string) func() bool {
+	t.Helper()
+	saved := make(map[string][]byte)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved[f] = b
+	}
+	return func() bool {
+		changed := false
+		for f, b := range saved {
+			if now, err := os.ReadFile(f); err == nil && string(now) == string(b) {
+				continue
+			}
+			changed = true
+			if err := os.WriteFile(f, b, 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		return changed
+	}
 }
 
 // TestCheckRulesReportsProblems proves TestRuleKeysResolve can fail: a
