@@ -76,11 +76,16 @@ var GoRedis = Lib{
 			Why: "INCR is monotonic on one shard but can regress after an asynchronous failover"},
 	},
 	Writes: append(append(redisCmds(KVBlind,
-		"Set", "SetEx", "SetEX", "SetXX", "MSet", "MSetNX", "Append", "GetSet", "GetDel",
+		"Set", "SetEx", "SetEX", "SetXX", "Append", "GetSet", "GetDel",
 		"Del", "Unlink", "Rename", "HSet", "HMSet", "HDel", "HIncrBy", "HSetNX",
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim",
-		"SAdd", "SRem", "ZAdd", "ZRem", "ZIncrBy", "IncrByFloat", "XAdd",
+		"SAdd", "SRem", "ZAdd", "ZRem", "ZIncrBy", "IncrByFloat",
 		"Expire", "PExpire"),
+		// MSet and MSetNX take key-value pairs, XAdd an *XAddArgs: no
+		// key argument.
+		Write{Func: redisCmd + "MSet", Kind: KVBlind, Store: "Redis", KeyArg: -1},
+		Write{Func: redisCmd + "MSetNX", Kind: KVBlind, Store: "Redis", KeyArg: -1},
+		Write{Func: redisCmd + "XAdd", Kind: KVBlind, Store: "Redis", KeyArg: -1},
 		Write{Func: redisCmd + "Eval", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1},
 		Write{Func: redisCmd + "EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1},
 		Write{Func: redisCmd + "FCall", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},

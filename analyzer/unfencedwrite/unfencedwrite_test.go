@@ -23,7 +23,8 @@ func TestCrossPackage(t *testing.T) {
 }
 
 func TestLibraries(t *testing.T) {
-	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs", "unfencedwrite/gocronlocal")
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs", "unfencedwrite/gocronlocal",
+		"unfencedwrite/gocronelector", "unfencedwrite/gocronjoblocker")
 }
 
 // TestAppInLibraryModule: code in a library's module that is not the

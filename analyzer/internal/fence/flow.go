@@ -106,6 +106,10 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 				return next(x)
 			case *ssa.FreeVar, *ssa.Parameter:
 				return next(x)
+			case *ssa.UnOp:
+				// *lease.Spec.LeaseTransitions: a pointer read from a
+				// token field points at the token.
+				return next(x)
 			}
 			return nil
 		case token.SUB, token.XOR:

@@ -109,7 +109,7 @@ func (c *sqlCache) parse(query string) ([]*sqlcond.Statement, error) {
 }
 
 // sqlUnit is the transaction or batch a statement runs in: the receiver
-// when it is a *sql.Tx, pgx.Tx or *pgx.Batch.
+// when it is a *sql.Tx, pgx.Tx, *pgx.Batch or *sqlx.Tx.
 func sqlUnit(cc *ssa.CallCommon, w *rules.Write) ssa.Value {
 	r := receiver(cc)
 	if r == nil {
@@ -117,7 +117,8 @@ func sqlUnit(cc *ssa.CallCommon, w *rules.Write) ssa.Value {
 	}
 	s := r.Type().String()
 	if strings.HasSuffix(s, "database/sql.Tx") || strings.HasSuffix(s, "pgx/v5.Tx") || strings.HasSuffix(s, "pgx/v5.Batch") ||
-		strings.HasSuffix(s, "pgx/v4.Tx") || strings.HasSuffix(s, "pgx/v4.Batch") || strings.HasSuffix(s, "pgxpool.Tx") {
+		strings.HasSuffix(s, "pgx/v4.Tx") || strings.HasSuffix(s, "pgx/v4.Batch") || strings.HasSuffix(s, "pgxpool.Tx") ||
+		strings.HasSuffix(s, "jmoiron/sqlx.Tx") {
 		return r
 	}
 	return nil
@@ -131,7 +132,7 @@ func sqlSession(cc *ssa.CallCommon) ssa.Value {
 		return nil
 	}
 	s := r.Type().String()
-	for _, t := range []string{"database/sql.Tx", "database/sql.Conn", "pgx/v5.Tx", "pgx/v5.Conn", "pgx/v4.Tx", "pgx/v4.Conn", "pgxpool.Tx", "pgxpool.Conn"} {
+	for _, t := range []string{"database/sql.Tx", "database/sql.Conn", "pgx/v5.Tx", "pgx/v5.Conn", "pgx/v4.Tx", "pgx/v4.Conn", "pgxpool.Tx", "pgxpool.Conn", "jmoiron/sqlx.Tx"} {
 		if strings.HasSuffix(s, t) {
 			return stripValue(r)
 		}

@@ -255,7 +255,7 @@ func typesOf(pkgs []*packages.Package) map[string]*types.Package {
 // load lists paths and their dependencies with go/packages and type-checks
 // them from source, in dependency order, reporting errors with t.Errorf.
 // The requested packages are checked with function bodies and get Types,
-// Syntax, TypesInfo (Defs and Types) and Fset; the others (the standard
+// Syntax, TypesInfo (Defs, Uses and Types) and Fset; the others (the standard
 // library, grpc, client-go, ...) only Types, from their declarations.
 // This needs no compilation: with export data (packages.NeedTypes) a cold
 // build cache would compile several hundred packages first, which takes
@@ -310,7 +310,11 @@ func load(t testing.TB, what, dir string, env, paths []string) []*packages.Packa
 		}
 		var info *types.Info
 		if root {
-			info = &types.Info{Defs: make(map[*ast.Ident]types.Object), Types: make(map[ast.Expr]types.TypeAndValue)}
+			info = &types.Info{
+				Defs:  make(map[*ast.Ident]types.Object),
+				Uses:  make(map[*ast.Ident]types.Object),
+				Types: make(map[ast.Expr]types.TypeAndValue),
+			}
 			p.Syntax, p.TypesInfo, p.Fset = files, info, fset
 		}
 		p.Types, _ = conf.Check(p.PkgPath, fset, files, info)

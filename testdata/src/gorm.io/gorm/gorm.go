@@ -40,6 +40,10 @@ func (db *DB) Not(query interface{}, args ...interface{}) (tx *DB) { panic("stub
 
 func (db *DB) Or(query interface{}, args ...interface{}) (tx *DB) { panic("stub") }
 
+func (db *DB) Order(value interface{}) (tx *DB) { panic("stub") }
+
+func (db *DB) Limit(limit int) (tx *DB) { panic("stub") }
+
 func (db *DB) Unscoped() (tx *DB) { panic("stub") }
 
 func (db *DB) Raw(sql string, values ...interface{}) (tx *DB) { panic("stub") }
@@ -49,6 +53,10 @@ func (db *DB) Create(value interface{}) (tx *DB) { panic("stub") }
 func (db *DB) Save(value interface{}) (tx *DB) { panic("stub") }
 
 func (db *DB) First(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
+
+func (db *DB) Take(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
+
+func (db *DB) Last(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
 
 func (db *DB) Find(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
 
@@ -62,7 +70,11 @@ func (db *DB) UpdateColumns(values interface{}) (tx *DB) { panic("stub") }
 
 func (db *DB) Delete(value interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
 
+func (db *DB) Count(count *int64) (tx *DB) { panic("stub") }
+
 func (db *DB) Scan(dest interface{}) (tx *DB) { panic("stub") }
+
+func (db *DB) Pluck(column string, dest interface{}) (tx *DB) { panic("stub") }
 
 func (db *DB) Transaction(fc func(tx *DB) error, opts ...*sql.TxOptions) (err error) { panic("stub") }
 

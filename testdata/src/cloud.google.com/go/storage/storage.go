@@ -25,6 +25,10 @@ type Composer struct{}
 
 func (c *Composer) Run(ctx context.Context) (attrs *ObjectAttrs, err error) { panic("stub") }
 
+type ReaderOption interface{}
+
+type Reader struct{}
+
 var ErrObjectNotExist = errors.New("storage: object doesn't exist")
 
 type Client struct{}
@@ -41,9 +45,19 @@ func (dst *ObjectHandle) CopierFrom(src *ObjectHandle) *Copier { panic("stub") }
 
 func (dst *ObjectHandle) ComposerFrom(srcs ...*ObjectHandle) *Composer { panic("stub") }
 
+func (o *ObjectHandle) NewReader(ctx context.Context, opts ...ReaderOption) (*Reader, error) {
+	panic("stub")
+}
+
+func (o *ObjectHandle) NewRangeReader(ctx context.Context, offset int64, length int64, opts ...ReaderOption) (r *Reader, err error) {
+	panic("stub")
+}
+
 func (o *ObjectHandle) Generation(gen int64) *ObjectHandle { panic("stub") }
 
 func (o *ObjectHandle) If(conds Conditions) *ObjectHandle { panic("stub") }
+
+func (o *ObjectHandle) Key(encryptionKey []byte) *ObjectHandle { panic("stub") }
 
 func (o *ObjectHandle) Attrs(ctx context.Context) (attrs *ObjectAttrs, err error) { panic("stub") }
 
@@ -55,7 +69,15 @@ func (o *ObjectHandle) ObjectName() string { panic("stub") }
 
 func (o *ObjectHandle) Delete(ctx context.Context) (err error) { panic("stub") }
 
+func (o *ObjectHandle) ReadCompressed(compressed bool) *ObjectHandle { panic("stub") }
+
+func (o *ObjectHandle) OverrideUnlockedRetention(override bool) *ObjectHandle { panic("stub") }
+
+func (o *ObjectHandle) SoftDeleted() *ObjectHandle { panic("stub") }
+
 func (o *ObjectHandle) NewWriter(ctx context.Context) *Writer { panic("stub") }
+
+func (o *ObjectHandle) Retryer(opts ...RetryOption) *ObjectHandle { panic("stub") }
 
 type ObjectAttrsToUpdate struct{}
 
@@ -72,6 +94,8 @@ type Conditions struct {
 	MetagenerationMatch    int64
 	MetagenerationNotMatch int64
 }
+
+type RetryOption interface{}
 
 type Writer struct{}
 

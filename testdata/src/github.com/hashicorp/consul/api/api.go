@@ -82,6 +82,8 @@ func (k *KV) Delete(key string, w *WriteOptions) (*WriteMeta, error) { panic("st
 
 func (k *KV) DeleteCAS(p *KVPair, q *WriteOptions) (bool, *WriteMeta, error) { panic("stub") }
 
+func (k *KV) DeleteTree(prefix string, w *WriteOptions) (*WriteMeta, error) { panic("stub") }
+
 func (k *KV) Txn(txn KVTxnOps, q *QueryOptions) (bool, *KVTxnResponse, *QueryMeta, error) {
 	panic("stub")
 }
@@ -128,9 +130,15 @@ const KVDeleteCAS KVOp = "delete-cas"
 
 const KVCAS KVOp = "cas"
 
+const KVLock KVOp = "lock"
+
+const KVUnlock KVOp = "unlock"
+
 const KVCheckSession KVOp = "check-session"
 
 const KVCheckIndex KVOp = "check-index"
+
+const KVCheckNotExists KVOp = "check-not-exists"
 
 type KVTxnOp struct {
 	Verb    KVOp

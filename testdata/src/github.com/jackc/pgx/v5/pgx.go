@@ -54,6 +54,8 @@ func Connect(ctx context.Context, connString string) (*Conn, error) { panic("stu
 
 type NamedArgs map[string]any
 
+type StrictNamedArgs map[string]any
+
 type Rows interface {
 	Close()
 	Conn() *Conn

@@ -65,6 +65,8 @@ func (cmd *StringCmd) Result() (string, error) { panic("stub") }
 
 func (cmd *StringCmd) Int64() (int64, error) { panic("stub") }
 
+type FloatCmd struct{}
+
 type BoolSliceCmd struct{}
 
 type Cmdable interface {
@@ -75,7 +77,9 @@ type Cmdable interface {
 	SetCmdable
 	SortedSetCmdable
 	StringCmdable
+	StreamCmdable
 	TxPipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error)
+	Unlink(ctx context.Context, keys ...string) *IntCmd
 }
 
 type StatefulCmdable interface {
@@ -87,21 +91,59 @@ type cmdable func(ctx context.Context, cmd Cmder) error
 
 func (c cmdable) Del(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
 
+func (c cmdable) Unlink(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
+
+func (c cmdable) Exists(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
+
 func (c cmdable) Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
 	panic("stub")
 }
+
+func (c cmdable) ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd { panic("stub") }
 
 func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
 	panic("stub")
 }
 
+func (c cmdable) PExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd { panic("stub") }
+
+func (c cmdable) Rename(ctx context.Context, key string, newkey string) *StatusCmd { panic("stub") }
+
 func (c cmdable) HDel(ctx context.Context, key string, fields ...string) *IntCmd { panic("stub") }
 
 func (c cmdable) HGet(ctx context.Context, key string, field string) *StringCmd { panic("stub") }
 
+func (c cmdable) HIncrBy(ctx context.Context, key string, field string, incr int64) *IntCmd {
+	panic("stub")
+}
+
 func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
 
+func (c cmdable) HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd {
+	panic("stub")
+}
+
+func (c cmdable) HSetNX(ctx context.Context, key string, field string, value interface{}) *BoolCmd {
+	panic("stub")
+}
+
+func (c cmdable) LPop(ctx context.Context, key string) *StringCmd { panic("stub") }
+
 func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+
+func (c cmdable) LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd {
+	panic("stub")
+}
+
+func (c cmdable) LSet(ctx context.Context, key string, index int64, value interface{}) *StatusCmd {
+	panic("stub")
+}
+
+func (c cmdable) LTrim(ctx context.Context, key string, start int64, stop int64) *StatusCmd {
+	panic("stub")
+}
+
+func (c cmdable) RPop(ctx context.Context, key string) *StringCmd { panic("stub") }
 
 func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
 
@@ -131,13 +173,37 @@ func (c cmdable) FCall(ctx context.Context, function string, keys []string, args
 
 func (c cmdable) SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
 
+func (c cmdable) SRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+
 func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) *IntCmd { panic("stub") }
 
+func (c cmdable) ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd {
+	panic("stub")
+}
+
+func (c cmdable) ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+
+func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) *StringCmd { panic("stub") }
+
+func (c cmdable) Append(ctx context.Context, key string, value string) *IntCmd { panic("stub") }
+
+func (c cmdable) DelExArgs(ctx context.Context, key string, a DelExArgs) *IntCmd { panic("stub") }
+
 func (c cmdable) Get(ctx context.Context, key string) *StringCmd { panic("stub") }
+
+func (c cmdable) GetSet(ctx context.Context, key string, value interface{}) *StringCmd { panic("stub") }
+
+func (c cmdable) GetDel(ctx context.Context, key string) *StringCmd { panic("stub") }
 
 func (c cmdable) Incr(ctx context.Context, key string) *IntCmd { panic("stub") }
 
 func (c cmdable) IncrBy(ctx context.Context, key string, value int64) *IntCmd { panic("stub") }
+
+func (c cmdable) IncrByFloat(ctx context.Context, key string, value float64) *FloatCmd { panic("stub") }
+
+func (c cmdable) MSet(ctx context.Context, values ...interface{}) *StatusCmd { panic("stub") }
+
+func (c cmdable) MSetNX(ctx context.Context, values ...interface{}) *BoolCmd { panic("stub") }
 
 func (c cmdable) Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
 	panic("stub")
@@ -165,18 +231,30 @@ func (c statefulCmdable) Select(ctx context.Context, index int) *StatusCmd { pan
 
 type GenericCmdable interface {
 	Del(ctx context.Context, keys ...string) *IntCmd
+	Exists(ctx context.Context, keys ...string) *IntCmd
 	Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd
+	ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd
 	PExpire(ctx context.Context, key string, expiration time.Duration) *BoolCmd
+	PExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd
+	Rename(ctx context.Context, key string, newkey string) *StatusCmd
 }
 
 type HashCmdable interface {
 	HDel(ctx context.Context, key string, fields ...string) *IntCmd
 	HGet(ctx context.Context, key string, field string) *StringCmd
+	HIncrBy(ctx context.Context, key string, field string, incr int64) *IntCmd
+	HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd
 	HSet(ctx context.Context, key string, values ...interface{}) *IntCmd
+	HSetNX(ctx context.Context, key string, field string, value interface{}) *BoolCmd
 }
 
 type ListCmdable interface {
+	LPop(ctx context.Context, key string) *StringCmd
 	LPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+	LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd
+	LSet(ctx context.Context, key string, index int64, value interface{}) *StatusCmd
+	LTrim(ctx context.Context, key string, start int64, stop int64) *StatusCmd
+	RPop(ctx context.Context, key string) *StringCmd
 	RPush(ctx context.Context, key string, values ...interface{}) *IntCmd
 }
 
@@ -245,10 +323,13 @@ type ScriptingFunctionsCmdable interface {
 
 type SetCmdable interface {
 	SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd
+	SRem(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
 
 type SortedSetCmdable interface {
 	ZAdd(ctx context.Context, key string, members ...Z) *IntCmd
+	ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd
+	ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
 
 type Z struct {
@@ -256,16 +337,34 @@ type Z struct {
 	Member interface{}
 }
 
+type StreamCmdable interface {
+	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
+}
+
+type XAddArgs struct {
+	Stream string
+	Values interface{}
+}
+
 type StringCmdable interface {
+	Append(ctx context.Context, key string, value string) *IntCmd
+	DelExArgs(ctx context.Context, key string, a DelExArgs) *IntCmd
 	Get(ctx context.Context, key string) *StringCmd
+	GetDel(ctx context.Context, key string) *StringCmd
+	GetSet(ctx context.Context, key string, value interface{}) *StringCmd
 	Incr(ctx context.Context, key string) *IntCmd
 	IncrBy(ctx context.Context, key string, value int64) *IntCmd
+	IncrByFloat(ctx context.Context, key string, value float64) *FloatCmd
+	MSet(ctx context.Context, values ...interface{}) *StatusCmd
+	MSetNX(ctx context.Context, values ...interface{}) *BoolCmd
 	Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
 	SetArgs(ctx context.Context, key string, value interface{}, a SetArgs) *StatusCmd
 	SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
 	SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
 	SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
 }
+
+type DelExArgs struct{}
 
 type SetArgs struct {
 	Mode     string

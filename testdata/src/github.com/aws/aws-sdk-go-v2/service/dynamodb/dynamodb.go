@@ -47,7 +47,9 @@ func New(options Options, optFns ...func(*Options)) *Client { panic("stub") }
 
 func NewFromConfig(cfg aws.Config, optFns ...func(*Options)) *Client { panic("stub") }
 
-type BatchWriteItemInput struct{}
+type BatchWriteItemInput struct {
+	RequestItems map[string][]types.WriteRequest
+}
 
 type BatchWriteItemOutput struct{}
 

@@ -52,3 +52,25 @@ func (p *Pool) Begin(ctx context.Context) (pgx.Tx, error) { panic("stub") }
 func (p *Pool) BeginTx(ctx context.Context, txOptions pgx.TxOptions) (pgx.Tx, error) { panic("stub") }
 
 func Connect(ctx context.Context, connString string) (*Pool, error) { panic("stub") }
+
+type Tx struct{}
+
+func (tx *Tx) Begin(ctx context.Context) (pgx.Tx, error) { panic("stub") }
+
+func (tx *Tx) Commit(ctx context.Context) error { panic("stub") }
+
+func (tx *Tx) Rollback(ctx context.Context) error { panic("stub") }
+
+func (tx *Tx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults { panic("stub") }
+
+func (tx *Tx) Exec(ctx context.Context, sql string, arguments ...interface{}) (pgconn.CommandTag, error) {
+	panic("stub")
+}
+
+func (tx *Tx) Query(ctx context.Context, sql string, args ...interface{}) (pgx.Rows, error) {
+	panic("stub")
+}
+
+func (tx *Tx) QueryRow(ctx context.Context, sql string, args ...interface{}) pgx.Row { panic("stub") }
+
+func (tx *Tx) Conn() *pgx.Conn { panic("stub") }

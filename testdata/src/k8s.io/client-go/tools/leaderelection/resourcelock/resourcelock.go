@@ -7,9 +7,17 @@
 package resourcelock
 
 import (
+	"context"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	coordinationv1 "k8s.io/client-go/kubernetes/typed/coordination/v1"
 )
+
+type LeaderElectionRecord struct {
+	HolderIdentity       string
+	LeaseDurationSeconds int
+	LeaderTransitions    int
+}
 
 type ResourceLockConfig struct {
 	Identity string
@@ -25,6 +33,8 @@ type LeaseLock struct {
 	Client     coordinationv1.LeasesGetter
 	LockConfig ResourceLockConfig
 }
+
+func (ll *LeaseLock) Get(ctx context.Context) (*LeaderElectionRecord, []byte, error) { panic("stub") }
 
 func (ll *LeaseLock) Describe() string { panic("stub") }
 

@@ -85,12 +85,18 @@ type Delete struct {
 	ExpressionAttributeValues map[string]AttributeValue
 }
 
+type DeleteRequest struct{}
+
 type Put struct {
 	Item                      map[string]AttributeValue
 	TableName                 *string
 	ConditionExpression       *string
 	ExpressionAttributeNames  map[string]string
 	ExpressionAttributeValues map[string]AttributeValue
+}
+
+type PutRequest struct {
+	Item map[string]AttributeValue
 }
 
 type TransactWriteItem struct {
@@ -107,4 +113,9 @@ type Update struct {
 	ConditionExpression       *string
 	ExpressionAttributeNames  map[string]string
 	ExpressionAttributeValues map[string]AttributeValue
+}
+
+type WriteRequest struct {
+	DeleteRequest *DeleteRequest
+	PutRequest    *PutRequest
 }

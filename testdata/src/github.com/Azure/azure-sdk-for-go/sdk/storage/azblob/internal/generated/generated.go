@@ -28,6 +28,8 @@ type BlobClient struct{}
 
 type BlockBlobClient struct{}
 
+type ContainerClient struct{}
+
 type BlobClientDeleteResponse struct{}
 
 type BlockBlobClientCommitBlockListResponse struct{}
