@@ -39,6 +39,9 @@ type eval struct {
 	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
 	// holder's data, though it is not fenced either.
 	createOnly bool
+	// etcd and redis: the write's shape for the store proofs.
+	etcd  *EtcdShape
+	redis *RedisShape
 }
 
 // checkWrites gives a verdict to every write inside a scope of f.
@@ -77,6 +80,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
 				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
+				Etcd: ev.etcd, Redis: ev.redis,
 			}
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
@@ -366,7 +370,47 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return ev
 	}
 	ev.detail = "it is unconditional"
+	if fn := calleeFunc(cc); fn != nil {
+		switch w.Store {
+		case "etcd":
+			ev.etcd = &EtcdShape{Method: fn.Name()}
+			if w.KeyArg >= 0 && w.KeyArg < len(ps) {
+				ev.etcd.Key = e.argOf(ps[w.KeyArg])
+			}
+		case "Redis":
+			ev.redis = e.redisCommandShape(fn.Name(), cc)
+		}
+	}
 	return ev
+}
+
+// redisCommandShape reads a plain go-redis command's arguments after ctx.
+func (e *engine) redisCommandShape(name string, cc *ssa.CallCommon) *RedisShape {
+	sh := &RedisShape{Command: name, Variadic: -1}
+	ps := params(cc)
+	if len(ps) == 0 {
+		return sh
+	}
+	variadic := false
+	if fn, ok := cc.Value.(*ssa.Function); ok && !cc.IsInvoke() {
+		variadic = fn.Signature.Variadic()
+	} else if cc.IsInvoke() {
+		variadic = cc.Signature().Variadic()
+	}
+	for i, p := range ps[1:] {
+		if variadic && i == len(ps)-2 {
+			args, ok := e.argsOf(p)
+			if !ok {
+				sh.ArgsUnread = true
+				break
+			}
+			sh.Variadic = len(sh.Args)
+			sh.Args = append(sh.Args, args...)
+			break
+		}
+		sh.Args = append(sh.Args, e.argOf(p))
+	}
+	return sh
 }
 
 // evalEtcdTxn: Txn(ctx).If(cmps...).Then(ops...).Commit() is fenced when
@@ -380,12 +424,31 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	ev := &eval{isWrite: true}
 	v := receiver(cc)
 	var cmps []ssa.Value
+	ifUnread := false
 	addIf := func(ifc *ssa.CallCommon) {
 		if ps := params(ifc); len(ps) == 1 {
 			if vals, ok := unpackVariadic(ps[0]); ok {
 				cmps = append(cmps, vals...)
 			} else {
 				cmps = append(cmps, ps[0])
+				ifUnread = true
+			}
+		}
+	}
+	sh := &EtcdShape{Method: "Commit"}
+	addThen := func(thc *ssa.CallCommon) {
+		if ps := params(thc); len(ps) == 1 {
+			vals, ok := unpackVariadic(ps[0])
+			if !ok {
+				sh.ThenUnread = true
+				return
+			}
+			for _, v := range vals {
+				op := e.etcdOpOf(v)
+				if op.Verb == "" {
+					sh.ThenUnread = true
+				}
+				sh.Then = append(sh.Then, op)
 			}
 		}
 	}
@@ -404,11 +467,21 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			seen[call] = true
 			addIf(call.Common())
 		}
-		// If calls on this builder made in statements of their own.
-		for _, ifc := range txnIfCalls(call) {
+		if fn.Name() == "Then" && !seen[call] {
+			seen[call] = true
+			addThen(call.Common())
+		}
+		// If and Then calls on this builder made in statements of their own.
+		for _, ifc := range txnCalls(call, "If") {
 			if !seen[ifc] {
 				seen[ifc] = true
 				addIf(ifc.Common())
+			}
+		}
+		for _, thc := range txnCalls(call, "Then") {
+			if !seen[thc] {
+				seen[thc] = true
+				addThen(thc.Common())
 			}
 		}
 		if fn.Name() == "Txn" {
@@ -421,6 +494,17 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 		ev.verdict = Unknown
 		return ev
 	}
+	for _, c := range cmps {
+		cmp := e.etcdCmpOf(c)
+		if cmp.Unread {
+			sh.IfUnread = true
+		}
+		sh.If = append(sh.If, cmp)
+	}
+	if ifUnread {
+		sh.IfUnread = true
+	}
+	ev.etcd = sh
 	if len(cmps) == 0 {
 		ev.verdict = Unfenced
 		ev.detail = "the Txn has no If compare; use If(m.IsOwner()) or compare the token"
@@ -455,8 +539,9 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	return ev
 }
 
-// txnIfCalls returns the If calls made with txn as their receiver.
-func txnIfCalls(txn *ssa.Call) []*ssa.Call {
+// txnCalls returns the calls of method name (If, Then) made with txn as
+// their receiver.
+func txnCalls(txn *ssa.Call, name string) []*ssa.Call {
 	var out []*ssa.Call
 	refs := txn.Referrers()
 	if refs == nil {
@@ -467,7 +552,7 @@ func txnIfCalls(txn *ssa.Call) []*ssa.Call {
 		if !ok || stripValue(receiver(c.Common())) != ssa.Value(txn) {
 			continue
 		}
-		if fn := calleeFunc(c.Common()); fn != nil && fn.Name() == "If" {
+		if fn := calleeFunc(c.Common()); fn != nil && fn.Name() == name {
 			out = append(out, c)
 		}
 	}
