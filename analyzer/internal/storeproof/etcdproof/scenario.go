@@ -267,6 +267,14 @@ func (c *Case) key(a fence.Arg, h *holder, fallback string) string {
 func (c *Case) choose(ctx context.Context, cli *clientv3.Client, b *holder) (map[int]any, error) {
 	shared := map[int]any{}
 	for i, cmp := range c.Shape.If {
+		if cmp.Value.Kind != "" && !cmp.IsOwner && !cmp.Key.LockKey && cmp.Key.Source != "Key" {
+			// A constant compared with a key of the case's own: seed the
+			// key, if missing, so that the compare can hold for B.
+			if err := c.seedConst(ctx, cli, cmp, i, b); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if cmp.IsOwner || cmp.Value.Token != "" || cmp.Value.Kind != "" || cmp.Value.LockKey || cmp.Value.Source != "" {
 			continue
 		}
@@ -325,6 +333,27 @@ func (c *Case) choose(ctx context.Context, cli *clientv3.Client, b *holder) (map
 		}
 	}
 	return shared, nil
+}
+
+// seedConst puts a missing key compared with a constant: the constant
+// itself for Value = c, a value of the case's otherwise (a revision or
+// version compare that needs the key to exist). CreateRevision/Version
+// = 0 and < compares hold for a missing key and are left alone.
+func (c *Case) seedConst(ctx context.Context, cli *clientv3.Client, cmp fence.EtcdCmp, i int, b *holder) error {
+	k := c.key(cmp.Key, b, fmt.Sprintf("key%d", i))
+	resp, err := cli.Get(ctx, k)
+	if err != nil || resp.Count > 0 {
+		return err
+	}
+	val := sharedValue
+	switch {
+	case cmp.Target == "Value" && cmp.Op == "=" && cmp.Value.Kind == "string":
+		val = cmp.Value.Const
+	case cmp.Target != "Value" && (cmp.Op == "<" || cmp.Op == "=" && cmp.Value.Const == "0"):
+		return nil
+	}
+	_, err = cli.Put(ctx, k, val)
+	return err
 }
 
 // kvState is a key's value and revisions.
