@@ -535,8 +535,36 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 		ev.detail = "the Txn's If compares no fencing token"
 		return ev
 	}
+	if onlyConstants(cmps) {
+		// Compare(Value("/config/enabled"), "=", "on"): a key of its own
+		// compared with a fixed value holds for a stale holder as for the
+		// current one (the etcd proof showed it lands).
+		ev.verdict = Unfenced
+		ev.detail = "the Txn's If compares only fixed values, not the lock's key or a fencing token"
+		return ev
+	}
 	ev.verdict = Fenced // conditional on a revision the store checks
 	return ev
+}
+
+// onlyConstants: every compare is clientv3.Compare(Target(k), op, c)
+// with c a constant (none is the lock's key: checked before).
+func onlyConstants(cmps []ssa.Value) bool {
+	for _, c := range cmps {
+		call, ok := stripValue(c).(*ssa.Call)
+		if !ok {
+			return false
+		}
+		fn := calleeFunc(call.Common())
+		args := call.Common().Args
+		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" || len(args) != 3 {
+			return false
+		}
+		if _, ok := stripValue(args[2]).(*ssa.Const); !ok {
+			return false
+		}
+	}
+	return len(cmps) > 0
 }
 
 // txnCalls returns the calls of method name (If, Then) made with txn as

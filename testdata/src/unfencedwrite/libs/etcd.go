@@ -275,3 +275,25 @@ func (l *leader) loopOtherKeyBad(ctx context.Context, s *concurrency.Session, me
 	_, err := l.cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(l.otherKey), "=", me)).Then(clientv3.OpPut("leader/data", "x")).Commit() // want `the Txn's If compares no fencing token`
 	return err
 }
+
+func etcdTxnFlagBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// a flag of its own compared with a fixed value: a stale holder passes it too
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/config/enabled"), "=", "on")).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn's If compares only fixed values, not the lock's key or a fencing token`
+	return err
+}
+
+func etcdTxnFlagOwnerGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the flag check rides along with IsOwner in the same transaction
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/config/enabled"), "=", "on"), m.IsOwner()).Then(clientv3.OpPut("config/data", "v")).Commit()
+	return err
+}
