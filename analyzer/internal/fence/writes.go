@@ -548,7 +548,9 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 }
 
 // onlyConstants: every compare is clientv3.Compare(Target(k), op, c)
-// with c a constant (none is the lock's key: checked before).
+// with k a constant key and c a constant: fixed state, not tied to the
+// lock (a compare on the lock's own key, e.Key() or m.Key(), has no
+// constant key).
 func onlyConstants(cmps []ssa.Value) bool {
 	for _, c := range cmps {
 		call, ok := stripValue(c).(*ssa.Call)
@@ -561,6 +563,13 @@ func onlyConstants(cmps []ssa.Value) bool {
 			return false
 		}
 		if _, ok := stripValue(args[2]).(*ssa.Const); !ok {
+			return false
+		}
+		target, ok := stripValue(args[0]).(*ssa.Call)
+		if !ok || len(target.Common().Args) != 1 {
+			return false
+		}
+		if _, ok := constString(target.Common().Args[0]); !ok {
 			return false
 		}
 	}
@@ -617,15 +626,23 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 	case "Value":
 		// etcd fails a value compare on a missing key, whatever the operator.
 	case "CreateRevision", "ModRevision", "Version", "LeaseValue":
-		// A missing key compares as zero: only "= x" with x not a constant
-		// zero fails without it (CreateRevision(k) = 0 asks for no key).
+		// A missing key compares as zero: the compare fails without the
+		// key when "0 op x" is false. For "= x" with x not a constant zero
+		// (e.Rev(), a revision) that holds; for a constant x it is
+		// decided (Version(k) > 0 fails, CreateRevision(k) = 0 asks for
+		// no key).
 		if len(args) < 3 {
 			return false
 		}
-		if op, ok := constString(args[1]); !ok || op != "=" {
+		op, ok := constString(args[1])
+		if !ok {
 			return false
 		}
-		if isZeroConst(stripValue(args[2])) {
+		if x, isConst := constInt(args[2]); isConst {
+			if !failsWithoutKey(op, x) {
+				return false
+			}
+		} else if op != "=" {
 			return false
 		}
 	default:
@@ -644,6 +661,22 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		if fa, ok := u.X.(*ssa.FieldAddr); ok {
 			return e.isLockKeyField(fa)
 		}
+	}
+	return false
+}
+
+// failsWithoutKey reports whether etcd's compare "0 op x" is false: a
+// revision, version or lease compare with x that a missing key fails.
+func failsWithoutKey(op string, x int64) bool {
+	switch op {
+	case "=":
+		return x != 0
+	case "!=":
+		return x == 0
+	case ">":
+		return x >= 0
+	case "<":
+		return x <= 0
 	}
 	return false
 }

@@ -297,3 +297,25 @@ func etcdTxnFlagOwnerGood(ctx context.Context, s *concurrency.Session, cli *clie
 	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/config/enabled"), "=", "on"), m.IsOwner()).Then(clientv3.OpPut("config/data", "v")).Commit()
 	return err
 }
+
+func etcdTxnLockKeyExistsGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the mutex's own key exists only while its lease lives
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Version(m.Key()), ">", 0)).Then(clientv3.OpPut("config/data", "v")).Commit()
+	return err
+}
+
+func etcdTxnLockKeyBelowBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// a missing key's ModRevision is 0, which is below the bound too
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(m.Key()), "<", 1000000)).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn's If compares no fencing token`
+	return err
+}
