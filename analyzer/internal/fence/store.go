@@ -320,6 +320,9 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 			ev.verdict = Fenced
 			if o.weak {
 				ev.verdict = WeakToken
+			} else if why := luaWrongWay(script, n); why != "" {
+				ev.verdict = Unfenced
+				ev.detail = why
 			}
 			return ev
 		}

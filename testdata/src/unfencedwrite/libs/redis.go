@@ -132,3 +132,32 @@ func sprintfKeyGood(ctx context.Context, rdb *redis.Client, id string) error {
 	rdb.Expire(ctx, fmt.Sprintf("lock:%s", id), time.Minute)
 	return rdb.Del(ctx, fmt.Sprintf("lock:%s", id)).Err()
 }
+
+// wrongWaySet refuses tokens above the stored fence: it admits the stale
+// holder and refuses the current one.
+var wrongWaySet = redis.NewScript(`
+local cur = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[2]) > cur then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1])
+return 1`)
+
+func scriptWrongWayBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	return wrongWaySet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err() // want `the script lets a stale token through`
+}
+
+// guardedSet writes only for a token above the stored fence.
+var guardedSet = redis.NewScript(`
+local cur = tonumber(redis.call('GET', KEYS[2]) or '0')
+local tok = tonumber(ARGV[2])
+if tok > cur then
+  redis.call('SET', KEYS[2], ARGV[2])
+  redis.call('SET', KEYS[1], ARGV[1])
+  return 1
+end
+return 0`)
+
+func scriptGuardedGood(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	// ok: the write runs only when the token is above the stored fence
+	return guardedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err()
+}
