@@ -43,6 +43,20 @@ type EtcdShape struct {
 	// Then are a Txn's Then operations; ThenUnread as for If.
 	Then       []EtcdOp
 	ThenUnread bool
+	// Options are a Put's or Delete's OpOptions (clientv3.WithLease(x)):
+	// the function's name and its argument; OptionsUnread is set when
+	// they were built elsewhere.
+	Options       []EtcdOption
+	OptionsUnread bool
+}
+
+// EtcdOption is one clientv3 OpOption call.
+type EtcdOption struct {
+	Name string // "WithLease", "WithPrevKV", ...; "" when not read
+	Arg  Arg
+	// LockLease: WithLease(sess.Lease()) with sess the session of the
+	// Mutex or Election that opened the write's scope.
+	LockLease bool
 }
 
 // EtcdCmp is one If compare: m.IsOwner(), or
@@ -128,10 +142,32 @@ func etcdSource(v ssa.Value) string {
 		return ""
 	}
 	switch name := concurrencyCall(v); name {
-	case "Rev", "Key", "IsOwner":
+	case "Rev", "Key", "IsOwner", "Lease":
 		return name
 	}
 	return ""
+}
+
+// etcdOptionsOf reads a variadic []clientv3.OpOption argument.
+func (e *engine) etcdOptionsOf(v ssa.Value) ([]EtcdOption, bool) {
+	vals, ok := unpackVariadic(v)
+	if !ok {
+		return nil, false
+	}
+	var out []EtcdOption
+	for _, x := range vals {
+		var o EtcdOption
+		if call, ok := stripValue(x).(*ssa.Call); ok {
+			if fn := calleeFunc(call.Common()); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "go.etcd.io/etcd/client/v3" {
+				o.Name = fn.Name()
+				if args := call.Common().Args; len(args) == 1 {
+					o.Arg = e.argOf(args[0])
+				}
+			}
+		}
+		out = append(out, o)
+	}
+	return out, true
 }
 
 // concurrencyCall returns the name of the etcd concurrency method v is a

@@ -206,12 +206,76 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		case rules.DynamoWrite, rules.DynamoTransact, rules.S3Write:
 			ev.litArg = w.InputArg
 		}
+		if ev.isWrite && w.Kind == rules.KVBlind && w.Store == "etcd" {
+			if i := e.lockLeaseOption(f, s, cc); i >= 0 {
+				if ev.etcd != nil && i < len(ev.etcd.Options) {
+					ev.etcd.Options[i].LockLease = true
+				}
+				// Put(k, v, WithLease(s.Lease())) with s the lock's
+				// session: etcd refuses it once that lease is gone, as it
+				// deletes the lock's key (the etcd proof checks it).
+				if ev.verdict == Unfenced {
+					ev.verdict, ev.detail = Fenced, ""
+				}
+			}
+		}
 		if ev.isWrite && ev.verdict == Unfenced && s != nil && s.NoToken {
 			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
 		}
 		return ev
 	}
 	return e.evalHelper(f, cc, fn, s)
+}
+
+// lockLeaseOption returns the index among an etcd Put's or Delete's
+// OpOptions of clientv3.WithLease(sess.Lease()) where sess is the session
+// of the Mutex or Election whose acquire opened scope s in f, or -1.
+func (e *engine) lockLeaseOption(f *ssa.Function, s *Scope, cc *ssa.CallCommon) int {
+	if s == nil || s.Kind != ScopeAcquire {
+		return -1
+	}
+	var sess ssa.Value
+	for _, r := range e.regions[f] {
+		if r.scope != s || r.call == nil {
+			continue
+		}
+		lock, ok := stripValue(receiver(r.call.Common())).(*ssa.Call)
+		if !ok {
+			return -1
+		}
+		switch concurrencyCall(lock) {
+		case "NewMutex", "NewElection":
+			if args := lock.Common().Args; len(args) > 0 {
+				sess = stripValue(args[0])
+			}
+		}
+	}
+	if sess == nil {
+		return -1
+	}
+	ps := params(cc)
+	if len(ps) == 0 {
+		return -1
+	}
+	opts, ok := unpackVariadic(ps[len(ps)-1])
+	if !ok {
+		return -1
+	}
+	for i, o := range opts {
+		call, ok := stripValue(o).(*ssa.Call)
+		if !ok {
+			continue
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" || len(call.Common().Args) != 1 {
+			continue
+		}
+		lease, ok := stripValue(call.Common().Args[0]).(*ssa.Call)
+		if ok && concurrencyCall(lease) == "Lease" && stripValue(receiver(lease.Common())) == sess {
+			return i
+		}
+	}
+	return -1
 }
 
 // isBookkeeping: writes to the lock's own key (release, renew) and calls
@@ -376,6 +440,11 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 			ev.etcd = &EtcdShape{Method: fn.Name()}
 			if w.KeyArg >= 0 && w.KeyArg < len(ps) {
 				ev.etcd.Key = e.argOf(ps[w.KeyArg])
+			}
+			// The OpOptions: the last, variadic, parameter.
+			if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() && len(ps) == sig.Params().Len() {
+				ev.etcd.Options, ok = e.etcdOptionsOf(ps[len(ps)-1])
+				ev.etcd.OptionsUnread = !ok
 			}
 		case "Redis":
 			ev.redis = e.redisCommandShape(fn.Name(), cc)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/storeproof"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
@@ -55,6 +56,14 @@ func NewCase(f storeproof.Found, ns string) (c *Case, skip string) {
 		if sh.Key.Token != "" {
 			return nil, "the key is built from the token"
 		}
+		if sh.OptionsUnread {
+			return nil, "its OpOptions are built where the engine cannot read them"
+		}
+		for _, o := range sh.Options {
+			if o.Name != "WithLease" || o.Arg.Source != "Lease" {
+				return nil, fmt.Sprintf("the option %s(...) is not replayed", o.Name)
+			}
+		}
 		return c, ""
 	case "Commit":
 	default:
@@ -99,6 +108,21 @@ type holder struct {
 	sess *concurrency.Session
 	mu   *concurrency.Mutex
 	el   *concurrency.Election
+	// other is a session of the holder's own besides the lock's.
+	other *concurrency.Session
+}
+
+// otherSession is a second session of the holder, not the lock's: it
+// keeps its lease alive through the scenario.
+func (h *holder) otherSession(ctx context.Context) (*concurrency.Session, error) {
+	if h.other == nil {
+		s, err := concurrency.NewSession(h.cli, concurrency.WithTTL(30), concurrency.WithContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		h.other = s
+	}
+	return h.other, nil
 }
 
 func (h *holder) key() string {
@@ -368,7 +392,24 @@ func (c *Case) write(ctx context.Context, h *holder, shared map[int]any) (bool, 
 	switch c.Shape.Method {
 	case "Put":
 		k := c.key(c.Shape.Key, h, "data")
-		if _, err := h.cli.Put(ctx, k, mine); err != nil {
+		var opts []clientv3.OpOption
+		for _, o := range c.Shape.Options {
+			// WithLease(s.Lease()): the lock session's lease, or that of
+			// another session of the holder, which stays alive.
+			lease := h.sess.Lease()
+			if !o.LockLease {
+				other, err := h.otherSession(ctx)
+				if err != nil {
+					return false, err
+				}
+				lease = other.Lease()
+			}
+			opts = append(opts, clientv3.WithLease(lease))
+		}
+		if _, err := h.cli.Put(ctx, k, mine, opts...); err != nil {
+			if len(opts) > 0 && errors.Is(err, rpctypes.ErrLeaseNotFound) {
+				return false, nil // refused: the lease is gone
+			}
 			return false, err
 		}
 		resp, err := h.cli.Get(ctx, k)

@@ -319,3 +319,26 @@ func etcdTxnLockKeyBelowBad(ctx context.Context, s *concurrency.Session, cli *cl
 	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(m.Key()), "<", 1000000)).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn's If compares no fencing token`
 	return err
 }
+
+func etcdPutSessionLeaseGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the key is attached to the lock's own session lease: once it
+	// expires etcd refuses the Put (lease not found)
+	_, err := cli.Put(ctx, "config/data", "v", clientv3.WithLease(s.Lease()))
+	return err
+}
+
+func etcdPutOtherLeaseBad(ctx context.Context, s, app *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// another session's lease outlives the lock's
+	_, err := cli.Put(ctx, "config/data", "v", clientv3.WithLease(app.Lease())) // want `etcd write via cli.Put to config/data under the etcd mutex is not fenced: it is unconditional`
+	return err
+}
