@@ -585,7 +585,8 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			return ev
 		}
 	}
-	for _, c := range cmps {
+	unrecorded := ""
+	for i, c := range cmps {
 		if o := e.originOf(c); o != nil {
 			if o.param >= 0 {
 				ev.fencedBy = append(ev.fencedBy, o.param)
@@ -595,9 +596,21 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 				ev.verdict = WeakToken
 				return ev
 			}
+			if i < len(sh.If) && !sh.ThenUnread && !recordsFence(sh, sh.If[i]) {
+				unrecorded = fmt.Sprintf("the Txn compares the token with %s(%q) but never writes that key, so the fence never moves", sh.If[i].Target, sh.If[i].Key.Const)
+				continue
+			}
 			ev.verdict = Fenced
 			return ev
 		}
+	}
+	if unrecorded != "" && len(ev.fencedBy) == 0 {
+		// Compare(ModRevision("/fence"), "<", rev) with no Put to
+		// "/fence": the stale holder's revision is below the fence
+		// key's as the current one's is (the etcd proof showed it lands).
+		ev.verdict = Unfenced
+		ev.detail = unrecorded
+		return ev
 	}
 	if len(ev.fencedBy) > 0 {
 		ev.verdict = Unfenced
@@ -614,6 +627,24 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	}
 	ev.verdict = Fenced // conditional on a revision the store checks
 	return ev
+}
+
+// recordsFence reports whether cmp needs no recording, or the Txn's Then
+// records it: an order compare ("stored < token") on a constant key other
+// than the lock's is a fence only if the Txn puts that key, moving its
+// revision past the token for the next holder. Equality (a CAS on a
+// revision read or stamped at acquire) and compares on the lock's key
+// need nothing.
+func recordsFence(sh *EtcdShape, cmp EtcdCmp) bool {
+	if cmp.IsOwner || cmp.Key.LockKey || cmp.Key.Kind != "string" || cmp.Op != "<" {
+		return true
+	}
+	for _, op := range sh.Then {
+		if op.Verb == "Put" && op.Key.Kind == "string" && op.Key.Const == cmp.Key.Const {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyConstants: every compare is clientv3.Compare(Target(k), op, c)

@@ -342,3 +342,25 @@ func etcdPutOtherLeaseBad(ctx context.Context, s, app *concurrency.Session, cli 
 	_, err := cli.Put(ctx, "config/data", "v", clientv3.WithLease(app.Lease())) // want `etcd write via cli.Put to config/data under the etcd mutex is not fenced: it is unconditional`
 	return err
 }
+
+func etcdTxnFenceKeyUnrecordedBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// nothing ever moves /fence/cfg: a stale revision is below it too
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/fence/cfg"), "<", m.Header().Revision)).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn compares the token with ModRevision\("/fence/cfg"\) but never writes that key`
+	return err
+}
+
+func etcdTxnFenceKeyGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the Put of /fence/cfg moves its revision past this holder's
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/fence/cfg"), "<", m.Header().Revision)).Then(clientv3.OpPut("config/data", "v"), clientv3.OpPut("/fence/cfg", "")).Commit()
+	return err
+}
