@@ -81,6 +81,21 @@ var deleting = map[string]func(ctx context.Context, c *redis.Client, key string,
 	},
 }
 
+// needsKey are commands that change only a key that exists, with how to
+// seed it.
+var needsKey = map[string]func(ctx context.Context, c *redis.Client, key string) error{}
+
+func init() {
+	str := func(ctx context.Context, c *redis.Client, key string) error { return c.Set(ctx, key, "1", 0).Err() }
+	list := func(ctx context.Context, c *redis.Client, key string) error { return c.RPush(ctx, key, "x", "y").Err() }
+	for _, n := range []string{"Expire", "PExpire", "ExpireAt", "PExpireAt", "Rename", "SetXX", "GetSet"} {
+		needsKey[n] = str
+	}
+	for _, n := range []string{"LSet", "LTrim", "LRem"} {
+		needsKey[n] = list
+	}
+}
+
 // multiKey are commands whose every (or first n) arguments are keys.
 var multiKey = map[string]int{"Del": -1, "Unlink": -1, "Rename": 2}
 
@@ -272,6 +287,19 @@ func (c *Case) Run(ctx context.Context, rdb *redis.Client) (*Outcome, error) {
 		landed, _, err := c.writeAndDiff(ctx, rdb, b)
 		if err != nil {
 			return nil, fmt.Errorf("B's write: %w", err)
+		}
+		if seed := needsKey[c.Shape.Command]; !landed && seed != nil && c.Shape.Script == "" {
+			// A command that changes only an existing key (EXPIRE, SET
+			// XX, LSET): the key holds what an earlier tenure left.
+			keys, _ := c.commandKeys(b)
+			for _, k := range keys {
+				if err := seed(ctx, rdb, k); err != nil {
+					return nil, err
+				}
+			}
+			if landed, _, err = c.writeAndDiff(ctx, rdb, b); err != nil {
+				return nil, fmt.Errorf("B's write: %w", err)
+			}
 		}
 		if !landed && c.Shape.Script != "" {
 			// A script that refuses B from an empty state may compare the

@@ -161,3 +161,13 @@ func scriptGuardedGood(ctx context.Context, rdb *redis.Client, lease Lease, v st
 	// ok: the write runs only when the token is above the stored fence
 	return guardedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err()
 }
+
+func redislockExpireBad(ctx context.Context, c *redislock.Client, rdb *redis.Client) error {
+	lock, err := c.Obtain(ctx, "report", time.Minute, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	// a data key's TTL is data too
+	return rdb.Expire(ctx, "report:latest", time.Hour).Err() // want `Redis write via rdb.Expire to report:latest under the redislock lock is not fenced`
+}
