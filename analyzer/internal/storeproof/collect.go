@@ -71,13 +71,14 @@ func Collect(t testing.TB, keep func(*fence.Write) bool) []Found {
 	return out
 }
 
-// Judged reports whether the frozen-worker scenario judges v: fenced
-// (the stale write must not land) and unfenced or recorded-only (it must).
-// The other verdicts are other analyzers' findings (weak token, app check)
-// or no judgement (unknown).
+// Judged reports whether the frozen-worker scenario judges v, as pgproof
+// does: fenced (the stale write must not land), and unfenced,
+// recorded-only and wrong-predicate (it must). Weak-token and app-checked
+// writes are other analyzers' findings that one stale holder cannot show,
+// and unknown is no judgement.
 func Judged(v fence.Verdict) bool {
 	switch v {
-	case fence.Fenced, fence.Unfenced, fence.RecordedOnly:
+	case fence.Fenced, fence.Unfenced, fence.RecordedOnly, fence.WrongPredicate:
 		return true
 	}
 	return false
