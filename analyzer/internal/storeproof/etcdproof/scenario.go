@@ -489,6 +489,8 @@ func (c *Case) value(cmp fence.EtcdCmp, i int, h *holder, shared map[int]any) (a
 	switch {
 	case a.LockKey || a.Source == "Key":
 		v = h.key()
+	case a.Source == "Lease":
+		v = int64(h.sess.Lease()) // the holder's session lease
 	case a.Token != "" || a.Source == "Rev" || a.Source == "Header().Revision":
 		v = h.token(a)
 	case a.Kind == "string":

@@ -364,3 +364,45 @@ func etcdTxnFenceKeyGood(ctx context.Context, s *concurrency.Session, cli *clien
 	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/fence/cfg"), "<", m.Header().Revision)).Then(clientv3.OpPut("config/data", "v"), clientv3.OpPut("/fence/cfg", "")).Commit()
 	return err
 }
+
+func etcdTxnLeaseValueGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the mutex key carries the session's lease while it lives
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.LeaseValue(m.Key()), "=", s.Lease())).Then(clientv3.OpPut("config/data", "v")).Commit()
+	return err
+}
+
+func etcdTxnKeyValueGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: a value compare fails once the mutex key is gone
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(m.Key()), "=", "")).Then(clientv3.OpDelete("config/data")).Commit()
+	return err
+}
+
+func electionHeaderGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, "me"); err != nil {
+		return err
+	}
+	// ok: the leader key's CreateRevision against the campaign's revision
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(e.Key()), "=", e.Header().Revision)).Then(clientv3.OpPut("leader/data", "x")).Commit()
+	return err
+}
+
+func etcdDeleteBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := cli.Delete(ctx, "config/data") // want `etcd write via cli.Delete to config/data under the etcd mutex is not fenced: it is unconditional`
+	return err
+}
