@@ -171,3 +171,25 @@ func redislockExpireBad(ctx context.Context, c *redislock.Client, rdb *redis.Cli
 	// a data key's TTL is data too
 	return rdb.Expire(ctx, "report:latest", time.Hour).Err() // want `Redis write via rdb.Expire to report:latest under the redislock lock is not fenced`
 }
+
+// hashFenced keeps the fence in a field of the same hash as the data.
+var hashFenced = redis.NewScript(`
+local cur = tonumber(redis.call('HGET', KEYS[1], 'fence') or '0')
+if tonumber(ARGV[1]) <= cur then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'fence', ARGV[1], 'data', ARGV[2])
+return 1`)
+
+func scriptHashGood(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	// ok: the script compares the token with the hash's fence field
+	return hashFenced.Run(ctx, rdb, []string{"doc"}, lease.Token, v).Err()
+}
+
+func scriptInlineGood(ctx context.Context, rdb *redis.Client, lease Lease, key, v string) error {
+	// ok: an inline script that refuses a token below the stored fence
+	return rdb.Eval(ctx, `local cur = tonumber(redis.call('GET', KEYS[1]..':fence') or '0')
+if tonumber(ARGV[1]) < cur then return 0 end
+redis.call('SET', KEYS[1]..':fence', ARGV[1])
+return redis.call('SET', KEYS[1], ARGV[2])`, []string{key}, lease.Token, v).Err()
+}
