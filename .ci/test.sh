@@ -9,18 +9,21 @@
 # Steps:
 #   1. PostgreSQL on loopback (.ci/postgres.sh) for the SQL verdict proof;
 #   2. redis-server (.ci/redis.sh) for the Redis proof;
-#   3. pre-commit (.ci/precommit.sh) for the hook's end-to-end test;
+#   3. pre-commit (.ci/precommit.sh) for the hook's end-to-end test, and
+#      Graphviz for the fence map's SVG test;
 #   4. a custom golangci-lint v2.15.0 with fencelint's plugins linked in
 #      (.ci/gcl.sh), built from the module proxy, for the plugin test;
 #   5. go test ./... with all of the above required (unit, analysistest,
 #      stub-vs-real-module, PostgreSQL proof, determinism, std soak, go vet
 #      and CLI end-to-end, golangci-lint and pre-commit integration);
-#   6. the etcd and Redis proofs, a module of their own
+#   6. the analyzers again under the race detector (TestParallelDriver
+#      runs all six concurrently through the x/tools checker);
+#   7. the etcd and Redis proofs, a module of their own
 #      (analyzer/internal/storeproof: embedded etcd, redis-server), with
 #      their write counts;
-#   7. the soak over std plus every dependency module;
-#   8. the PostgreSQL proof's statement count;
-#   9. every fuzz target for FUZZTIME (default 30s) each.
+#   8. the soak over std plus every dependency module;
+#   9. the PostgreSQL proof's statement count;
+#  10. every fuzz target for FUZZTIME (default 30s) each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +39,12 @@ eval "$(bash .ci/postgres.sh)"
 echo "--- Redis"
 bash .ci/redis.sh
 
+echo "--- Graphviz (the fence map's SVG test)"
+if ! command -v dot >/dev/null; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends graphviz >/dev/null
+fi
+dot -V
+
 echo "--- pre-commit"
 bash .ci/precommit.sh
 
@@ -45,6 +54,9 @@ export FENCELINT_GCL="$FENCELINT_GCL_DIR/custom-gcl"
 
 echo "--- go test ./..."
 go test ./...
+
+echo "--- go test -race ./analyzer/... (drivers run a package's analyzers concurrently)"
+go test -race ./analyzer/...
 
 echo "--- etcd and Redis proofs (module analyzer/internal/storeproof; go test ./... does not enter it)"
 (cd analyzer/internal/storeproof && go vet ./... && go test -count=1 -v ./... 2>&1 | grep -E '^(etcdproof:|redisproof:|--- (PASS|FAIL|SKIP)|ok|FAIL)')

@@ -145,3 +145,52 @@ var ClientCheckMethods = map[string]bool{
 	"IsOwner": false, // etcd's IsOwner is a Cmp evaluated by etcd, not a check
 	"Until":   true, "TTL": true, "Alive": true, "IsAlive": true,
 }
+
+// testDoublePrefixes and testDoubleSuffixes name the test doubles that sit
+// next to a real implementation (a no-op locker, a mock store, a fake
+// client). They do not vote on what a call through the interface does:
+// one of them would otherwise turn the real implementation's write into
+// "implementations disagree" (issue 18). Matched case-insensitively on the
+// type name's start and end, and on a package's name.
+var (
+	testDoublePrefixes = []string{"mock", "fake", "stub", "dummy", "noop", "nop", "null", "test"}
+	testDoubleSuffixes = []string{"mock", "mocks", "fake", "fakes", "stub", "stubs", "test", "testing", "testutil"}
+)
+
+// IsTestDoubleName reports whether a type or package name says it is a test
+// double: mockStore, FakeClient, noopLocker, NopStore, storeMock; packages
+// storetest, mocks, fakes, testutil.
+func IsTestDoubleName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, p := range testDoublePrefixes {
+		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || wordBoundary(name, len(p))) {
+			return true
+		}
+	}
+	for _, s := range testDoubleSuffixes {
+		if strings.HasSuffix(lower, s) && (len(lower) == len(s) || wordBoundary(name, len(name)-len(s)) || !hasUpper(name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordBoundary: name changes word at byte i (camel case, an underscore or a
+// digit), so "nopStore" splits after "nop" but "Notification" does not
+// after "no".
+func wordBoundary(name string, i int) bool {
+	if i <= 0 || i >= len(name) {
+		return true
+	}
+	c := name[i]
+	return c == '_' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}

@@ -13,6 +13,28 @@ func TestGormEcosystemIsLibrary(t *testing.T) {
 	}
 }
 
+// TestAppsInLibraryModules: only a library's own packages are library
+// code; the programs in its module (contrib, examples, cmd, tools) are not.
+func TestAppsInLibraryModules(t *testing.T) {
+	for path, want := range map[string]bool{
+		"go.etcd.io/etcd/client/v3":                    true,
+		"go.etcd.io/etcd/client/v3/concurrency":        true,
+		"go.etcd.io/etcd/server/v3/etcdserver":         true,
+		"github.com/go-co-op/gocron/v2":                true,
+		"go.etcd.io/etcd/contrib/lock":                 false,
+		"go.etcd.io/etcd/etcdctl/v3/ctlv3/command":     false,
+		"go.etcd.io/etcd/tools/v3/benchmark/cmd":       false,
+		"github.com/go-redsync/redsync/v4/examples/pg": false,
+		"github.com/go-co-op/gocron/v2/examples":       false,
+		"gorm.io/gen/examples":                         true, // gorm: the whole ecosystem
+		"example.com/app":                              false,
+	} {
+		if got := IsLibraryPackage(path); got != want {
+			t.Errorf("IsLibraryPackage(%q) = %t, want %t", path, got, want)
+		}
+	}
+}
+
 // TestAdvisoryLock: advisory-lock SQL is recognised in any letter case,
 // and only the pg_ advisory functions count.
 func TestAdvisoryLock(t *testing.T) {
@@ -33,6 +55,21 @@ func TestAdvisoryLock(t *testing.T) {
 		a, r, x := AdvisoryLock(c.sql)
 		if a != c.acquire || r != c.release || x != c.xact {
 			t.Errorf("AdvisoryLock(%q) = %v, %v, %v; want %v, %v, %v", c.sql, a, r, x, c.acquire, c.release, c.xact)
+		}
+	}
+}
+
+func TestIsTestDoubleName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"mockStore": true, "MockStore": true, "FakeClient": true, "fake": true, "noopLocker": true,
+		"NopStore": true, "nullLocker": true, "storeMock": true, "StoreFake": true, "stubLocker": true,
+		"storetest": true, "mocks": true, "fakes": true, "testutil": true, "TestStore": true,
+		// real implementations
+		"Store": false, "pgStore": false, "Notifier": false, "Nominal": false, "nopeStore": false,
+		"Mocker": false, "Testament": false, "redisLocker": false, "etcdStore": false, "Contest": false,
+	} {
+		if got := IsTestDoubleName(name); got != want {
+			t.Errorf("IsTestDoubleName(%q) = %t, want %t", name, got, want)
 		}
 	}
 }

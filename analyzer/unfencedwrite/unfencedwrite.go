@@ -53,6 +53,9 @@ var Analyzer = Lint.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
 	model := pass.ResultOf[fence.Analyzer].(*fence.Model)
+	for _, p := range model.DirectiveProblems {
+		pass.Report(analysis.Diagnostic{Pos: p.Pos, End: p.End, Category: "directive", Message: p.Message})
+	}
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}

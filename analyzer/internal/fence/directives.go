@@ -2,6 +2,7 @@ package fence
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -10,8 +11,12 @@ import (
 )
 
 // collectDirectives reads //fencelint:acquire|release|token|write from
-// declarations of this package into local facts.
+// declarations of this package into local facts, and records every
+// directive that can do nothing where it stands (checkDirective,
+// unattachedDirectives): a maintainer must hear that a directive was not
+// taken, not find out from missing findings (issue 18).
 func (e *engine) collectDirectives() {
+	used := map[token.Pos]bool{}
 	for _, file := range e.pass.Files {
 		for _, decl := range file.Decls {
 			switch d := decl.(type) {
@@ -24,28 +29,102 @@ func (e *engine) collectDirectives() {
 					continue
 				}
 				for _, dir := range directive.Of(d.Doc) {
-					e.applyFuncDirective(fn, dir)
+					used[dir.Pos] = true
+					if e.checkFuncDirective(fn, dir) {
+						e.applyFuncDirective(fn, dir)
+					}
 				}
 			case *ast.GenDecl:
+				for _, dir := range directive.Of(d.Doc) {
+					used[dir.Pos] = true
+					e.notApplicable(dir, "a "+d.Tok.String()+" declaration")
+				}
 				for _, spec := range d.Specs {
-					ts, ok := spec.(*ast.TypeSpec)
-					if !ok {
+					switch sp := spec.(type) {
+					case *ast.ValueSpec:
+						for _, dir := range directive.Of(sp.Doc, sp.Comment) {
+							used[dir.Pos] = true
+							e.notApplicable(dir, "a "+d.Tok.String()+" declaration")
+						}
 						continue
-					}
-					st, ok := ts.Type.(*ast.StructType)
-					if !ok {
-						continue
-					}
-					for _, field := range st.Fields.List {
-						if !hasKind(directive.Of(field.Doc, field.Comment), directive.Token) {
+					case *ast.TypeSpec:
+						for _, dir := range directive.Of(sp.Doc, sp.Comment) {
+							used[dir.Pos] = true
+							e.notApplicable(dir, "a type declaration")
+						}
+						if it, ok := sp.Type.(*ast.InterfaceType); ok {
+							e.interfaceDirectives(it, used)
 							continue
 						}
-						for _, name := range field.Names {
-							if v, ok := e.pass.TypesInfo.Defs[name].(*types.Var); ok {
-								e.tokenFields[v] = true
-							}
+						st, ok := sp.Type.(*ast.StructType)
+						if !ok {
+							continue
+						}
+						for _, field := range st.Fields.List {
+							e.fieldDirectives(field, used)
 						}
 					}
+				}
+			}
+		}
+	}
+	e.unattachedDirectives(used)
+}
+
+// fieldDirectives applies //fencelint:token on a struct field; no other
+// directive applies to a field.
+func (e *engine) fieldDirectives(field *ast.Field, used map[token.Pos]bool) {
+	for _, dir := range directive.Of(field.Doc, field.Comment) {
+		used[dir.Pos] = true
+		if dir.Kind == directive.Ignore {
+			continue
+		}
+		if dir.Kind != directive.Token {
+			e.notApplicable(dir, "a struct field")
+			continue
+		}
+		for _, name := range field.Names {
+			v, ok := e.pass.TypesInfo.Defs[name].(*types.Var)
+			if !ok {
+				continue
+			}
+			if !rules.IsIntegerLike(v.Type()) {
+				e.directiveProblem(dir, "//fencelint:token on field %s of type %s does nothing: a fencing token is an integer that grows with every grant", v.Name(), types.TypeString(v.Type(), types.RelativeTo(e.pass.Pkg)))
+				continue
+			}
+			e.tokenFields[v] = true
+		}
+	}
+}
+
+// interfaceDirectives applies directives written on an interface's methods:
+// callers often see only the interface (a Storage, a Locker), so that is
+// where a maintainer marks the write or the acquire, and every call
+// through the interface then means what the directive says, whatever the
+// implementations are (issue 18).
+func (e *engine) interfaceDirectives(it *ast.InterfaceType, used map[token.Pos]bool) {
+	for _, field := range it.Methods.List {
+		ds := directive.Of(field.Doc, field.Comment)
+		for _, d := range ds {
+			used[d.Pos] = true
+		}
+		if len(ds) == 0 {
+			continue
+		}
+		if len(field.Names) == 0 {
+			for _, d := range ds {
+				e.notApplicable(d, "an embedded interface")
+			}
+			continue
+		}
+		for _, name := range field.Names {
+			fn, _ := e.pass.TypesInfo.Defs[name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			for _, d := range ds {
+				if e.checkFuncDirective(fn, d) {
+					e.applyFuncDirective(fn, d)
 				}
 			}
 		}
@@ -72,6 +151,10 @@ func (e *engine) factFor(fn *types.Func) *FuncFact {
 
 func (e *engine) applyFuncDirective(fn *types.Func, d directive.Directive) {
 	sig := fn.Type().(*types.Signature)
+	if e.directed == nil {
+		e.directed = map[*types.Func]bool{}
+	}
+	e.directed[fn] = true
 	switch d.Kind {
 	case directive.Acquire:
 		f := e.factFor(fn)
@@ -160,6 +243,17 @@ func (e *engine) calleeFact(fn *types.Func) *FuncFact {
 		return f
 	}
 	if isInterfaceMethod(fn) {
+		// A directive on the interface method, in the package that
+		// declares the interface, wins over its implementations.
+		if fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {
+			if f, ok := e.imported[fn]; ok && f != nil {
+				return f
+			}
+			if f := new(FuncFact); e.pass.ImportObjectFact(fn, f) {
+				e.imported[fn] = f
+				return f
+			}
+		}
 		return e.interfaceFact(fn)
 	}
 	if fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {
@@ -312,11 +406,17 @@ func (e *engine) findImplementations(m *types.Func) []*types.Func {
 		if pkg != e.pass.Pkg && (rules.IsLibraryPackage(pkg.Path()) || !e.pass.ImportPackageFact(pkg, new(PackageFact))) {
 			continue
 		}
+		if rules.IsTestDoubleName(pkg.Name()) {
+			continue // a package of mocks or fakes: test doubles do not vote
+		}
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
 			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
 				continue
+			}
+			if rules.IsTestDoubleName(tn.Name()) || e.inTestFile(tn.Pos()) {
+				continue // a no-op locker or a mock next to the real one does not vote
 			}
 			named, ok := tn.Type().(*types.Named)
 			if !ok || named.TypeParams().Len() > 0 {
@@ -345,6 +445,12 @@ func (e *engine) findImplementations(m *types.Func) []*types.Func {
 func sameBehaviour(a, b *FuncFact) bool {
 	return a.Acquire == b.Acquire && a.Release == b.Release && (a.Callback >= 0) == (b.Callback >= 0) &&
 		a.Write == b.Write && (a.Unfenced != "") == (b.Unfenced != "") && len(a.FencedBy) == len(b.FencedBy)
+}
+
+// inTestFile: pos is in a _test.go file (a test double declared there).
+func (e *engine) inTestFile(pos token.Pos) bool {
+	f := e.pass.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // ownInterface: an interface of the application itself, declared in this

@@ -47,6 +47,9 @@ const (
 func run(pass *analysis.Pass) (res any, err error) {
 	model := &Model{}
 	if !relevant(pass) {
+		if rules.IsLibraryPackage(pass.Pkg.Path()) && directive.HasAny(pass.Files) {
+			model.DirectiveProblems = skippedPackageDirectives(pass.Files, pass.Pkg.Path())
+		}
 		return model, nil // fast path: no lock API, lease type, directive or fact in reach
 	}
 	model.Relevant = true
@@ -168,6 +171,7 @@ type engine struct {
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	lastRead          token.Pos                     // the read behind the last "token" guard found
+	directed          map[*types.Func]bool          // functions and interface methods carrying a //fencelint: directive
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
