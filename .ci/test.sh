@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # fencelint's whole test suite: the test command README gives, and what
 # .ci/run calls. On a fresh machine it installs what it needs (as root, via
-# apt-get: PostgreSQL and pre-commit; Go modules via the module proxy).
+# apt-get: PostgreSQL, Redis and pre-commit; Go modules via the module
+# proxy).
 #
 #   bash .ci/test.sh
 #
 # Steps:
 #   1. PostgreSQL on loopback (.ci/postgres.sh) for the SQL verdict proof;
-#   2. pre-commit (.ci/precommit.sh) for the hook's end-to-end test, and
+#   2. redis-server (.ci/redis.sh) for the Redis proof;
+#   3. pre-commit (.ci/precommit.sh) for the hook's end-to-end test, and
 #      Graphviz for the fence map's SVG test;
-#   3. a custom golangci-lint v2.15.0 with fencelint's plugins linked in
+#   4. a custom golangci-lint v2.15.0 with fencelint's plugins linked in
 #      (.ci/gcl.sh), built from the module proxy, for the plugin test;
-#   4. go test ./... with all of the above required (unit, analysistest,
+#   5. go test ./... with all of the above required (unit, analysistest,
 #      stub-vs-real-module, PostgreSQL proof, determinism, std soak, go vet
 #      and CLI end-to-end, golangci-lint and pre-commit integration);
-#   5. the analyzers again under the race detector (TestParallelDriver
+#   6. the analyzers again under the race detector (TestParallelDriver
 #      runs all six concurrently through the x/tools checker);
-#   6. the soak over std plus every dependency module;
-#   7. the PostgreSQL proof's statement count;
-#   8. every fuzz target for FUZZTIME (default 30s) each.
+#   7. the etcd and Redis proofs, a module of their own
+#      (analyzer/internal/storeproof: embedded etcd, redis-server), with
+#      their write counts;
+#   8. the soak over std plus every dependency module;
+#   9. the PostgreSQL proof's statement count;
+#  10. every fuzz target for FUZZTIME (default 30s) each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +35,9 @@ export FENCELINT_INTEGRATION=require
 
 echo "--- PostgreSQL"
 eval "$(bash .ci/postgres.sh)"
+
+echo "--- Redis"
+bash .ci/redis.sh
 
 echo "--- Graphviz (the fence map's SVG test)"
 if ! command -v dot >/dev/null; then
@@ -49,6 +57,9 @@ go test ./...
 
 echo "--- go test -race ./analyzer/... (drivers run a package's analyzers concurrently)"
 go test -race ./analyzer/...
+
+echo "--- etcd and Redis proofs (module analyzer/internal/storeproof; go test ./... does not enter it)"
+(cd analyzer/internal/storeproof && go vet ./... && go test -count=1 -v ./... 2>&1 | grep -E '^(etcdproof:|redisproof:|--- (PASS|FAIL|SKIP)|ok|FAIL)')
 
 echo "--- soak: std and every dependency module (any finding is a false positive)"
 FENCELINT_SOAK_PATTERNS=all go test -count=1 -run '^TestSoakStd$' ./analyzer/internal/pgproof/

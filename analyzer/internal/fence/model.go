@@ -140,6 +140,11 @@ type Write struct {
 	Compares []Compare
 	// Recorded are the columns or attributes the write stores the token in.
 	Recorded []string
+
+	// Etcd and Redis are the concrete shape of an etcd or Redis write as
+	// read (shape.go), for the store proofs; nil for other stores.
+	Etcd  *EtcdShape
+	Redis *RedisShape
 }
 
 // Compare is one comparison of stored state with the token.

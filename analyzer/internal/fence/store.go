@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -304,6 +305,7 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if w.ArgsFrom < len(ps) {
 		args, _ = unpackVariadic(ps[w.ArgsFrom])
 	}
+	ev.redis = e.redisScriptShape(cc, w, script, compared)
 	sawCompare := false
 	for n := range compared {
 		sawCompare = true
@@ -318,6 +320,9 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 			ev.verdict = Fenced
 			if o.weak {
 				ev.verdict = WeakToken
+			} else if why := luaWrongWay(script, n); why != "" {
+				ev.verdict = Unfenced
+				ev.detail = why
 			}
 			return ev
 		}
@@ -330,6 +335,37 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 	ev.verdict = Unfenced
 	ev.detail = "the script compares no token passed in ARGV"
 	return ev
+}
+
+// redisScriptShape records a script write for the Redis proof: its
+// source, KEYS (the argument before ARGV) and ARGV.
+func (e *engine) redisScriptShape(cc *ssa.CallCommon, w *rules.Write, script string, compared map[int]bool) *RedisShape {
+	sh := &RedisShape{Script: script, Variadic: -1}
+	if fn := calleeFunc(cc); fn != nil {
+		sh.Command = fn.Name()
+	}
+	ps := params(cc)
+	if k := w.ArgsFrom - 1; k >= 0 && k < len(ps) {
+		if keys, ok := e.argsOf(stripValue(ps[k])); ok {
+			sh.Keys = keys
+		} else {
+			sh.KeysUnread = true
+		}
+	} else {
+		sh.KeysUnread = true
+	}
+	if w.ArgsFrom < len(ps) {
+		if args, ok := e.argsOf(ps[w.ArgsFrom]); ok {
+			sh.ScriptArgs = args
+		} else {
+			sh.ScriptArgsUnread = true
+		}
+	}
+	for n := range compared {
+		sh.Compared = append(sh.Compared, n)
+	}
+	sort.Ints(sh.Compared)
+	return sh
 }
 
 // scriptSource follows a *redis.Script to redis.NewScript("...").

@@ -46,6 +46,9 @@ type eval struct {
 	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
 	// holder's data, though it is not fenced either.
 	createOnly bool
+	// etcd and redis: the write's shape for the store proofs.
+	etcd  *EtcdShape
+	redis *RedisShape
 }
 
 // checkWrites gives a verdict to every write inside a scope of f.
@@ -87,6 +90,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
 				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
+				Etcd: ev.etcd, Redis: ev.redis,
 			}
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
@@ -215,12 +219,76 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		case rules.DynamoWrite, rules.DynamoTransact, rules.S3Write:
 			ev.litArg = w.InputArg
 		}
+		if ev.isWrite && w.Kind == rules.KVBlind && w.Store == "etcd" {
+			if i := e.lockLeaseOption(f, s, cc); i >= 0 {
+				if ev.etcd != nil && i < len(ev.etcd.Options) {
+					ev.etcd.Options[i].LockLease = true
+				}
+				// Put(k, v, WithLease(s.Lease())) with s the lock's
+				// session: etcd refuses it once that lease is gone, as it
+				// deletes the lock's key (the etcd proof checks it).
+				if ev.verdict == Unfenced {
+					ev.verdict, ev.detail = Fenced, ""
+				}
+			}
+		}
 		if ev.isWrite && ev.verdict == Unfenced && s != nil && s.NoToken {
 			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
 		}
 		return ev
 	}
 	return e.evalHelper(f, cc, fn, s)
+}
+
+// lockLeaseOption returns the index among an etcd Put's or Delete's
+// OpOptions of clientv3.WithLease(sess.Lease()) where sess is the session
+// of the Mutex or Election whose acquire opened scope s in f, or -1.
+func (e *engine) lockLeaseOption(f *ssa.Function, s *Scope, cc *ssa.CallCommon) int {
+	if s == nil || s.Kind != ScopeAcquire {
+		return -1
+	}
+	var sess ssa.Value
+	for _, r := range e.regions[f] {
+		if r.scope != s || r.call == nil {
+			continue
+		}
+		lock, ok := stripValue(receiver(r.call.Common())).(*ssa.Call)
+		if !ok {
+			return -1
+		}
+		switch concurrencyCall(lock) {
+		case "NewMutex", "NewElection":
+			if args := lock.Common().Args; len(args) > 0 {
+				sess = stripValue(args[0])
+			}
+		}
+	}
+	if sess == nil {
+		return -1
+	}
+	ps := params(cc)
+	if len(ps) == 0 {
+		return -1
+	}
+	opts, ok := unpackVariadic(ps[len(ps)-1])
+	if !ok {
+		return -1
+	}
+	for i, o := range opts {
+		call, ok := stripValue(o).(*ssa.Call)
+		if !ok {
+			continue
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" || len(call.Common().Args) != 1 {
+			continue
+		}
+		lease, ok := stripValue(call.Common().Args[0]).(*ssa.Call)
+		if ok && concurrencyCall(lease) == "Lease" && stripValue(receiver(lease.Common())) == sess {
+			return i
+		}
+	}
+	return -1
 }
 
 // isBookkeeping: writes to the lock's own key (release, renew) and calls
@@ -379,7 +447,52 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return ev
 	}
 	ev.detail = "it is unconditional"
+	if fn := calleeFunc(cc); fn != nil {
+		switch w.Store {
+		case "etcd":
+			ev.etcd = &EtcdShape{Method: fn.Name()}
+			if w.KeyArg >= 0 && w.KeyArg < len(ps) {
+				ev.etcd.Key = e.argOf(ps[w.KeyArg])
+			}
+			// The OpOptions: the last, variadic, parameter.
+			if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() && len(ps) == sig.Params().Len() {
+				ev.etcd.Options, ok = e.etcdOptionsOf(ps[len(ps)-1])
+				ev.etcd.OptionsUnread = !ok
+			}
+		case "Redis":
+			ev.redis = e.redisCommandShape(fn.Name(), cc)
+		}
+	}
 	return ev
+}
+
+// redisCommandShape reads a plain go-redis command's arguments after ctx.
+func (e *engine) redisCommandShape(name string, cc *ssa.CallCommon) *RedisShape {
+	sh := &RedisShape{Command: name, Variadic: -1}
+	ps := params(cc)
+	if len(ps) == 0 {
+		return sh
+	}
+	variadic := false
+	if fn, ok := cc.Value.(*ssa.Function); ok && !cc.IsInvoke() {
+		variadic = fn.Signature.Variadic()
+	} else if cc.IsInvoke() {
+		variadic = cc.Signature().Variadic()
+	}
+	for i, p := range ps[1:] {
+		if variadic && i == len(ps)-2 {
+			args, ok := e.argsOf(p)
+			if !ok {
+				sh.ArgsUnread = true
+				break
+			}
+			sh.Variadic = len(sh.Args)
+			sh.Args = append(sh.Args, args...)
+			break
+		}
+		sh.Args = append(sh.Args, e.argOf(p))
+	}
+	return sh
 }
 
 // evalEtcdTxn: Txn(ctx).If(cmps...).Then(ops...).Commit() is fenced when
@@ -393,12 +506,31 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	ev := &eval{isWrite: true}
 	v := receiver(cc)
 	var cmps []ssa.Value
+	ifUnread := false
 	addIf := func(ifc *ssa.CallCommon) {
 		if ps := params(ifc); len(ps) == 1 {
 			if vals, ok := unpackVariadic(ps[0]); ok {
 				cmps = append(cmps, vals...)
 			} else {
 				cmps = append(cmps, ps[0])
+				ifUnread = true
+			}
+		}
+	}
+	sh := &EtcdShape{Method: "Commit"}
+	addThen := func(thc *ssa.CallCommon) {
+		if ps := params(thc); len(ps) == 1 {
+			vals, ok := unpackVariadic(ps[0])
+			if !ok {
+				sh.ThenUnread = true
+				return
+			}
+			for _, v := range vals {
+				op := e.etcdOpOf(v)
+				if op.Verb == "" {
+					sh.ThenUnread = true
+				}
+				sh.Then = append(sh.Then, op)
 			}
 		}
 	}
@@ -417,11 +549,21 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			seen[call] = true
 			addIf(call.Common())
 		}
-		// If calls on this builder made in statements of their own.
-		for _, ifc := range txnIfCalls(call) {
+		if fn.Name() == "Then" && !seen[call] {
+			seen[call] = true
+			addThen(call.Common())
+		}
+		// If and Then calls on this builder made in statements of their own.
+		for _, ifc := range txnCalls(call, "If") {
 			if !seen[ifc] {
 				seen[ifc] = true
 				addIf(ifc.Common())
+			}
+		}
+		for _, thc := range txnCalls(call, "Then") {
+			if !seen[thc] {
+				seen[thc] = true
+				addThen(thc.Common())
 			}
 		}
 		if fn.Name() == "Txn" {
@@ -434,6 +576,17 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 		ev.verdict = Unknown
 		return ev
 	}
+	for _, c := range cmps {
+		cmp := e.etcdCmpOf(c)
+		if cmp.Unread {
+			sh.IfUnread = true
+		}
+		sh.If = append(sh.If, cmp)
+	}
+	if ifUnread {
+		sh.IfUnread = true
+	}
+	ev.etcd = sh
 	if len(cmps) == 0 {
 		ev.verdict = Unfenced
 		ev.detail = "the Txn has no If compare; use If(m.IsOwner()) or compare the token"
@@ -445,7 +598,8 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			return ev
 		}
 	}
-	for _, c := range cmps {
+	unrecorded := ""
+	for i, c := range cmps {
 		if o := e.originOf(c); o != nil {
 			if o.param >= 0 {
 				ev.fencedBy = append(ev.fencedBy, o.param)
@@ -455,21 +609,89 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 				ev.verdict = WeakToken
 				return ev
 			}
+			if i < len(sh.If) && !sh.ThenUnread && !recordsFence(sh, sh.If[i]) {
+				unrecorded = fmt.Sprintf("the Txn compares the token with %s(%q) but never writes that key, so the fence never moves", sh.If[i].Target, sh.If[i].Key.Const)
+				continue
+			}
 			ev.verdict = Fenced
 			return ev
 		}
+	}
+	if unrecorded != "" && len(ev.fencedBy) == 0 {
+		// Compare(ModRevision("/fence"), "<", rev) with no Put to
+		// "/fence": the stale holder's revision is below the fence
+		// key's as the current one's is (the etcd proof showed it lands).
+		ev.verdict = Unfenced
+		ev.detail = unrecorded
+		return ev
 	}
 	if len(ev.fencedBy) > 0 {
 		ev.verdict = Unfenced
 		ev.detail = "the Txn's If compares no fencing token"
 		return ev
 	}
+	if onlyConstants(cmps) {
+		// Compare(Value("/config/enabled"), "=", "on"): a key of its own
+		// compared with a fixed value holds for a stale holder as for the
+		// current one (the etcd proof showed it lands).
+		ev.verdict = Unfenced
+		ev.detail = "the Txn's If compares only fixed values, not the lock's key or a fencing token"
+		return ev
+	}
 	ev.verdict = Fenced // conditional on a revision the store checks
 	return ev
 }
 
-// txnIfCalls returns the If calls made with txn as their receiver.
-func txnIfCalls(txn *ssa.Call) []*ssa.Call {
+// recordsFence reports whether cmp needs no recording, or the Txn's Then
+// records it: an order compare ("stored < token") on a constant key other
+// than the lock's is a fence only if the Txn puts that key, moving its
+// revision past the token for the next holder. Equality (a CAS on a
+// revision read or stamped at acquire) and compares on the lock's key
+// need nothing.
+func recordsFence(sh *EtcdShape, cmp EtcdCmp) bool {
+	if cmp.IsOwner || cmp.Key.LockKey || cmp.Key.Kind != "string" || cmp.Op != "<" {
+		return true
+	}
+	for _, op := range sh.Then {
+		if op.Verb == "Put" && op.Key.Kind == "string" && op.Key.Const == cmp.Key.Const {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyConstants: every compare is clientv3.Compare(Target(k), op, c)
+// with k a constant key and c a constant: fixed state, not tied to the
+// lock (a compare on the lock's own key, e.Key() or m.Key(), has no
+// constant key).
+func onlyConstants(cmps []ssa.Value) bool {
+	for _, c := range cmps {
+		call, ok := stripValue(c).(*ssa.Call)
+		if !ok {
+			return false
+		}
+		fn := calleeFunc(call.Common())
+		args := call.Common().Args
+		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" || len(args) != 3 {
+			return false
+		}
+		if _, ok := stripValue(args[2]).(*ssa.Const); !ok {
+			return false
+		}
+		target, ok := stripValue(args[0]).(*ssa.Call)
+		if !ok || len(target.Common().Args) != 1 {
+			return false
+		}
+		if _, ok := constString(target.Common().Args[0]); !ok {
+			return false
+		}
+	}
+	return len(cmps) > 0
+}
+
+// txnCalls returns the calls of method name (If, Then) made with txn as
+// their receiver.
+func txnCalls(txn *ssa.Call, name string) []*ssa.Call {
 	var out []*ssa.Call
 	refs := txn.Referrers()
 	if refs == nil {
@@ -480,7 +702,7 @@ func txnIfCalls(txn *ssa.Call) []*ssa.Call {
 		if !ok || stripValue(receiver(c.Common())) != ssa.Value(txn) {
 			continue
 		}
-		if fn := calleeFunc(c.Common()); fn != nil && fn.Name() == "If" {
+		if fn := calleeFunc(c.Common()); fn != nil && fn.Name() == name {
 			out = append(out, c)
 		}
 	}
@@ -517,15 +739,23 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 	case "Value":
 		// etcd fails a value compare on a missing key, whatever the operator.
 	case "CreateRevision", "ModRevision", "Version", "LeaseValue":
-		// A missing key compares as zero: only "= x" with x not a constant
-		// zero fails without it (CreateRevision(k) = 0 asks for no key).
+		// A missing key compares as zero: the compare fails without the
+		// key when "0 op x" is false. For "= x" with x not a constant zero
+		// (e.Rev(), a revision) that holds; for a constant x it is
+		// decided (Version(k) > 0 fails, CreateRevision(k) = 0 asks for
+		// no key).
 		if len(args) < 3 {
 			return false
 		}
-		if op, ok := constString(args[1]); !ok || op != "=" {
+		op, ok := constString(args[1])
+		if !ok {
 			return false
 		}
-		if isZeroConst(stripValue(args[2])) {
+		if x, isConst := constInt(args[2]); isConst {
+			if !failsWithoutKey(op, x) {
+				return false
+			}
+		} else if op != "=" {
 			return false
 		}
 	default:
@@ -544,6 +774,22 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		if fa, ok := u.X.(*ssa.FieldAddr); ok {
 			return e.isLockKeyField(fa)
 		}
+	}
+	return false
+}
+
+// failsWithoutKey reports whether etcd's compare "0 op x" is false: a
+// revision, version or lease compare with x that a missing key fails.
+func failsWithoutKey(op string, x int64) bool {
+	switch op {
+	case "=":
+		return x != 0
+	case "!=":
+		return x == 0
+	case ">":
+		return x >= 0
+	case "<":
+		return x <= 0
 	}
 	return false
 }

@@ -275,3 +275,134 @@ func (l *leader) loopOtherKeyBad(ctx context.Context, s *concurrency.Session, me
 	_, err := l.cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(l.otherKey), "=", me)).Then(clientv3.OpPut("leader/data", "x")).Commit() // want `the Txn's If compares no fencing token`
 	return err
 }
+
+func etcdTxnFlagBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// a flag of its own compared with a fixed value: a stale holder passes it too
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/config/enabled"), "=", "on")).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn's If compares only fixed values, not the lock's key or a fencing token`
+	return err
+}
+
+func etcdTxnFlagOwnerGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the flag check rides along with IsOwner in the same transaction
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/config/enabled"), "=", "on"), m.IsOwner()).Then(clientv3.OpPut("config/data", "v")).Commit()
+	return err
+}
+
+func etcdTxnLockKeyExistsGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the mutex's own key exists only while its lease lives
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Version(m.Key()), ">", 0)).Then(clientv3.OpPut("config/data", "v")).Commit()
+	return err
+}
+
+func etcdTxnLockKeyBelowBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// a missing key's ModRevision is 0, which is below the bound too
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(m.Key()), "<", 1000000)).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn's If compares no fencing token`
+	return err
+}
+
+func etcdPutSessionLeaseGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the key is attached to the lock's own session lease: once it
+	// expires etcd refuses the Put (lease not found)
+	_, err := cli.Put(ctx, "config/data", "v", clientv3.WithLease(s.Lease()))
+	return err
+}
+
+func etcdPutOtherLeaseBad(ctx context.Context, s, app *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// another session's lease outlives the lock's
+	_, err := cli.Put(ctx, "config/data", "v", clientv3.WithLease(app.Lease())) // want `etcd write via cli.Put to config/data under the etcd mutex is not fenced: it is unconditional`
+	return err
+}
+
+func etcdTxnFenceKeyUnrecordedBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// nothing ever moves /fence/cfg: a stale revision is below it too
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/fence/cfg"), "<", m.Header().Revision)).Then(clientv3.OpPut("config/data", "v")).Commit() // want `the Txn compares the token with ModRevision\("/fence/cfg"\) but never writes that key`
+	return err
+}
+
+func etcdTxnFenceKeyGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the Put of /fence/cfg moves its revision past this holder's
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/fence/cfg"), "<", m.Header().Revision)).Then(clientv3.OpPut("config/data", "v"), clientv3.OpPut("/fence/cfg", "")).Commit()
+	return err
+}
+
+func etcdTxnLeaseValueGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the mutex key carries the session's lease while it lives
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.LeaseValue(m.Key()), "=", s.Lease())).Then(clientv3.OpPut("config/data", "v")).Commit()
+	return err
+}
+
+func etcdTxnKeyValueGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: a value compare fails once the mutex key is gone
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(m.Key()), "=", "")).Then(clientv3.OpDelete("config/data")).Commit()
+	return err
+}
+
+func electionHeaderGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	e := concurrency.NewElection(s, "/election/leader")
+	if err := e.Campaign(ctx, "me"); err != nil {
+		return err
+	}
+	// ok: the leader key's CreateRevision against the campaign's revision
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(e.Key()), "=", e.Header().Revision)).Then(clientv3.OpPut("leader/data", "x")).Commit()
+	return err
+}
+
+func etcdDeleteBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := cli.Delete(ctx, "config/data") // want `etcd write via cli.Delete to config/data under the etcd mutex is not fenced: it is unconditional`
+	return err
+}

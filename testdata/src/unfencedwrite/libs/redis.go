@@ -132,3 +132,64 @@ func sprintfKeyGood(ctx context.Context, rdb *redis.Client, id string) error {
 	rdb.Expire(ctx, fmt.Sprintf("lock:%s", id), time.Minute)
 	return rdb.Del(ctx, fmt.Sprintf("lock:%s", id)).Err()
 }
+
+// wrongWaySet refuses tokens above the stored fence: it admits the stale
+// holder and refuses the current one.
+var wrongWaySet = redis.NewScript(`
+local cur = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[2]) > cur then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1])
+return 1`)
+
+func scriptWrongWayBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	return wrongWaySet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err() // want `the script lets a stale token through`
+}
+
+// guardedSet writes only for a token above the stored fence.
+var guardedSet = redis.NewScript(`
+local cur = tonumber(redis.call('GET', KEYS[2]) or '0')
+local tok = tonumber(ARGV[2])
+if tok > cur then
+  redis.call('SET', KEYS[2], ARGV[2])
+  redis.call('SET', KEYS[1], ARGV[1])
+  return 1
+end
+return 0`)
+
+func scriptGuardedGood(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	// ok: the write runs only when the token is above the stored fence
+	return guardedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err()
+}
+
+func redislockExpireBad(ctx context.Context, c *redislock.Client, rdb *redis.Client) error {
+	lock, err := c.Obtain(ctx, "report", time.Minute, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	// a data key's TTL is data too
+	return rdb.Expire(ctx, "report:latest", time.Hour).Err() // want `Redis write via rdb.Expire to report:latest under the redislock lock is not fenced`
+}
+
+// hashFenced keeps the fence in a field of the same hash as the data.
+var hashFenced = redis.NewScript(`
+local cur = tonumber(redis.call('HGET', KEYS[1], 'fence') or '0')
+if tonumber(ARGV[1]) <= cur then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'fence', ARGV[1], 'data', ARGV[2])
+return 1`)
+
+func scriptHashGood(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	// ok: the script compares the token with the hash's fence field
+	return hashFenced.Run(ctx, rdb, []string{"doc"}, lease.Token, v).Err()
+}
+
+func scriptInlineGood(ctx context.Context, rdb *redis.Client, lease Lease, key, v string) error {
+	// ok: an inline script that refuses a token below the stored fence
+	return rdb.Eval(ctx, `local cur = tonumber(redis.call('GET', KEYS[1]..':fence') or '0')
+if tonumber(ARGV[1]) < cur then return 0 end
+redis.call('SET', KEYS[1]..':fence', ARGV[1])
+return redis.call('SET', KEYS[1], ARGV[2])`, []string{key}, lease.Token, v).Err()
+}
