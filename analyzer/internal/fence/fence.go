@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		return model, nil
 	}
 	e.analyze()
+	e.judgeOutcomes()
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
@@ -85,6 +86,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		}
 		return a.Offset < b.Offset
 	})
+	sortDefects(fset, model.Defects)
 	return model, nil
 }
 
@@ -168,6 +170,7 @@ type engine struct {
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	lastRead          token.Pos                     // the read behind the last "token" guard found
+	sites             map[*Write]writeSite          // where each write is in SSA (outcome.go)
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -186,6 +189,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		inSummary:   map[*ssa.Function]bool{},
 		memo:        map[ssa.Value]*origin{},
 		sql:         &sqlCache{},
+		sites:       map[*Write]writeSite{},
 	}
 }
 

@@ -124,6 +124,9 @@ type Write struct {
 	Compares []Compare
 	// Recorded are the columns or attributes the write stores the token in.
 	Recorded []string
+	// Outcome is how a rejection by the fence reaches the caller and what
+	// the caller does with it (OutcomeNone when not judged; outcome.go).
+	Outcome Outcome
 }
 
 // Compare is one comparison of stored state with the token.
