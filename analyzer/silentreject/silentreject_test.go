@@ -19,3 +19,10 @@ func TestStores(t *testing.T) {
 func TestGorm(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/gormout")
 }
+
+// TestNoReturn: a rejection branch that calls a function that never
+// returns (log.Fatalf, t.Fatalf, a local or imported wrapper) is not a
+// retry; one that can return is.
+func TestNoReturn(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/noret/...")
+}

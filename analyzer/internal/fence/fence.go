@@ -47,11 +47,13 @@ const (
 func run(pass *analysis.Pass) (res any, err error) {
 	model := &Model{}
 	if !relevant(pass) {
-		return model, nil // fast path: no lock API, lease type, directive or fact in reach
+		exportNoReturns(pass) // a log.Fatal wrapper here ends paths in the packages that are relevant
+		return model, nil     // fast path: no lock API, lease type, directive or fact in reach
 	}
 	model.Relevant = true
 	e := newEngine(pass, model)
 	e.collectDirectives()
+	e.noret = newNoReturns(pass)
 	if !e.buildSSA() {
 		return model, nil
 	}
@@ -171,6 +173,7 @@ type engine struct {
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	lastRead          token.Pos                     // the read behind the last "token" guard found
 	sites             map[*Write]writeSite          // where each write is in SSA (outcome.go)
+	noret             *noReturns                    // calls that cannot return (noreturn.go)
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -207,6 +210,9 @@ func (e *engine) buildSSA() (ok bool) {
 		}
 	}()
 	e.prog = ssa.NewProgram(e.pass.Fset, ssa.InstantiateGenerics)
+	if e.noret != nil {
+		e.prog.SetNoReturn(e.noret.is) // a call that cannot return ends its block
+	}
 	for _, p := range e.pass.Pkg.Imports() {
 		e.prog.CreatePackage(p, nil, nil, true)
 	}
