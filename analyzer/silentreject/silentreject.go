@@ -103,6 +103,8 @@ func message(w *fence.Write) string {
 			return fmt.Sprintf("the error of fenced write via %s is discarded: a failed condition (%s) is how the fence rejects a stale holder; return it or tell it apart with errors.As", call, rej)
 		case fence.OutcomeNoRow, fence.OutcomeCloseError:
 			return fmt.Sprintf("the error of fenced write via %s is discarded: %s is how the fence rejects a stale holder; return it or abort on it", call, rej)
+		case fence.OutcomeReply:
+			return fmt.Sprintf("the reply of fenced write via %s is discarded: the script's reply is how the fence rejects a stale holder; check it and abort when it reports a stale token", call)
 		}
 	case fence.DiscardedByDefer:
 		return fmt.Sprintf("the error of fenced write via %s is discarded: a deferred Close drops %s, which is how the fence rejects a stale holder; check Close's error and abort on it", call, rej)
@@ -116,6 +118,8 @@ func message(w *fence.Write) string {
 			return fmt.Sprintf("fenced write via %s never tests its ok result: consul reports a write its check rejected as ok == false with a nil error; abort when it is false", call)
 		case fence.OutcomeSucceeded:
 			return fmt.Sprintf("fenced write via %s never reads TxnResponse.Succeeded: a failed If is not an error; abort when Succeeded is false", call)
+		case fence.OutcomeReply:
+			return fmt.Sprintf("fenced write via %s reads only Err(): the script answers a stale token with a number, not an error; check the reply and abort when it reports a stale token", call)
 		}
 	case fence.Logged:
 		return fmt.Sprintf("the error of fenced write via %s is only logged: %s means a newer holder has written; abort instead of carrying on", call, rej)

@@ -26,3 +26,8 @@ func TestGorm(t *testing.T) {
 func TestNoReturn(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/noret/...")
 }
+
+// TestMore: ZooKeeper Multi, Azure Blob and Redis script outcomes.
+func TestMore(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/more")
+}

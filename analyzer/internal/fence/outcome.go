@@ -3,6 +3,7 @@ package fence
 import (
 	"go/token"
 	"go/types"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -39,6 +40,10 @@ const (
 	// OutcomeCloseError: the condition failure comes from Close of the
 	// writer the call returned (a GCS conditional upload).
 	OutcomeCloseError
+	// OutcomeReply: a Redis script's reply is its verdict: the script
+	// returns one number when it wrote and another when the token was
+	// stale, and neither is an error.
+	OutcomeReply
 )
 
 func (k OutcomeKind) String() string {
@@ -57,6 +62,8 @@ func (k OutcomeKind) String() string {
 		return "error"
 	case OutcomeCloseError:
 		return "close-error"
+	case OutcomeReply:
+		return "reply"
 	}
 	return "none"
 }
@@ -233,10 +240,129 @@ func (j *outcomeJudge) judge() {
 			j.errOnly()
 		}
 	case "ZooKeeper":
-		if name == "Set" || name == "Delete" {
-			j.errOnly() // versioned: zk.ErrBadVersion is the rejection
+		switch name {
+		case "Set", "Delete", "Multi":
+			// versioned, or a Multi with a CheckVersionRequest: a failed
+			// check is zk.ErrBadVersion
+			j.errOnly()
+		}
+	case "Azure Blob":
+		if j.azurePrecondition(fn) {
+			j.errOnly() // a token-named blob without a precondition is never rejected
+		}
+	case "Redis":
+		j.scriptReply(fn)
+	}
+}
+
+// azurePrecondition: the write's options set an AccessConditions
+// precondition, so the service answers a stale holder with 412.
+func (j *outcomeJudge) azurePrecondition(fn *types.Func) bool {
+	rw, ok := rules.WriteOf(fn)
+	ps := params(j.call.Common())
+	if !ok || rw.InputArg < 0 || rw.InputArg >= len(ps) {
+		return false
+	}
+	conditioned, ok := j.e.azureConditioned(ps[rw.InputArg])
+	return ok && conditioned
+}
+
+// ---- Redis scripts ----
+
+// scriptReply: a fencing script's reply says whether it wrote. A Cmd
+// thrown away loses it; one whose only use is Err() loses it too when the
+// script answers a stale token with a number (return 0) rather than an
+// error or a nil reply, which Err() would see.
+func (j *outcomeJudge) scriptReply(fn *types.Func) {
+	rw, ok := rules.WriteOf(fn)
+	if !ok || rw.Kind != rules.RedisScript {
+		return
+	}
+	uses := outcomeUses(j.call, 0)
+	if len(uses) == 0 {
+		j.set(OutcomeReply, "a rejecting reply", Discarded)
+		return
+	}
+	j.set(OutcomeReply, "a rejecting reply", Handled)
+	src, ok := j.e.scriptText(j.call.Common(), rw)
+	if !ok || !repliesByNumber(src) {
+		return // the rejection may be an error or a nil reply: Err() sees those
+	}
+	for _, u := range uses {
+		if !j.isErrCall(u, j.call) {
+			return // the reply is read (Result, Int, Val, ...) or handed on
 		}
 	}
+	j.out.Handling = NeverRead
+}
+
+// isErrCall: u is cmd.Err(), directly or through the embedded field Err
+// is promoted from (go-redis's baseCmd).
+func (j *outcomeJudge) isErrCall(u ssa.Instruction, cmd ssa.Value) bool {
+	switch u := u.(type) {
+	case *ssa.Call:
+		f := calleeFunc(u.Common())
+		return f != nil && f.Name() == "Err" && sameValue(receiver(u.Common()), cmd)
+	case *ssa.FieldAddr:
+		refs := u.Referrers()
+		if refs == nil || len(*refs) == 0 {
+			return false
+		}
+		for _, r := range *refs {
+			if !j.isErrCall(r, u) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// scriptText is the Lua source of a script call, as evalRedisScript
+// reads it.
+func (e *engine) scriptText(cc *ssa.CallCommon, rw *rules.Write) (string, bool) {
+	ps := params(cc)
+	if rw.QueryArg >= 0 && rw.QueryArg < len(ps) {
+		return constString(ps[rw.QueryArg])
+	}
+	if r := receiver(cc); r != nil {
+		return e.scriptSource(r)
+	}
+	return "", false
+}
+
+var (
+	luaReturn       = regexp.MustCompile(`\breturn\b\s*([^\s;]*)`)
+	luaNumber       = regexp.MustCompile(`^-?\d+$`)
+	luaEndsInReturn = regexp.MustCompile(`(^|[\s;])return\s+-?\d+\s*;?$`)
+	luaErrorLike    = regexp.MustCompile(`error_reply|\{\s*err\s*=|redis\.error|\berror\s*\(`)
+)
+
+// repliesByNumber: every return of the script returns a number literal,
+// there are at least two different ones (a "wrote" and a "stale"), no
+// error is raised on purpose, and the script ends in one of those returns
+// (so no path falls off its end with a nil reply). Anything else is not
+// judged: the rejection might be an error or a nil reply.
+func repliesByNumber(src string) bool {
+	var code []string
+	for _, line := range strings.Split(src, "\n") {
+		if l := strings.TrimSpace(stripLuaStrings(line)); l != "" {
+			code = append(code, l)
+		}
+	}
+	if len(code) == 0 || luaErrorLike.MatchString(src) {
+		return false
+	}
+	values := map[string]bool{}
+	for _, l := range code {
+		for _, m := range luaReturn.FindAllStringSubmatch(l, -1) {
+			if !luaNumber.MatchString(m[1]) {
+				return false // return nil, return false, return cur, a bare return
+			}
+			values[m[1]] = true
+		}
+	}
+	return len(values) >= 2 && luaEndsInReturn.MatchString(code[len(code)-1])
 }
 
 // ---- SQL Exec ----
@@ -592,6 +718,8 @@ func rejectionOf(store string) string {
 		return "zk.ErrBadVersion"
 	case "GCS":
 		return "a 412 precondition failure"
+	case "Azure Blob":
+		return "a 412 ConditionNotMet"
 	}
 	return "sql.ErrNoRows"
 }
