@@ -77,7 +77,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if msg == "" {
 			continue // a handling this analyzer has no words for: say nothing
 		}
-		ig.Report(pass, analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: d.Category, Message: msg})
+		diag := analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: d.Category, Message: msg}
+		for _, r := range d.Related {
+			diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: r.Message})
+		}
+		ig.Report(pass, diag)
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil

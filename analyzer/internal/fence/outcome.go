@@ -120,10 +120,9 @@ type Outcome struct {
 	// apart (TransactionCanceledException, say).
 	Rejection string
 	Handling  Handling
-	// Branch is where the code handles the rejection wrongly (the block
-	// it enters on a rejection) for AsSuccess and Retried; NoPos
-	// otherwise or when unknown.
-	Branch token.Pos
+	// Test is where the code tells the rejection apart (n == 0,
+	// errors.Is(err, ...)) for AsSuccess and Retried; NoPos otherwise.
+	Test token.Pos
 }
 
 // defect is the defect a write with this handling has, and its
@@ -163,9 +162,11 @@ func (e *engine) judgeOutcomes() {
 			j.judge()
 			w.Outcome = j.out
 			if k, cat := j.out.Handling.defect(); k != 0 {
-				e.model.Defects = append(e.model.Defects, &Defect{
-					Kind: k, Pos: w.Pos, End: w.End, Write: w, Category: cat,
-				})
+				d := &Defect{Kind: k, Pos: w.Pos, End: w.End, Write: w, Category: cat}
+				if j.out.Test.IsValid() {
+					d.Related = []Related{{Pos: j.out.Test, End: j.out.Test, Message: "the rejection is told apart here"}}
+				}
+				e.model.Defects = append(e.model.Defects, d)
 			}
 		})
 	}
@@ -387,7 +388,7 @@ func (j *outcomeJudge) judgeRows(k OutcomeKind, st rowsState) {
 		j.set(k, "0 rows", Handled)
 		if j.retries(st.zeroBranch) {
 			j.set(k, "0 rows", Retried)
-			j.out.Branch = blockPos(st.zeroBranch)
+			j.out.Test = st.zeroTest
 		}
 	case st.compared:
 		j.set(k, "0 rows", Handled)
@@ -481,8 +482,10 @@ func (j *outcomeJudge) gorm() {
 type rowsState struct {
 	escapes  bool
 	compared bool
-	// zeroBranch is the block entered when the row count is zero.
+	// zeroBranch is the block entered when the row count is zero, and
+	// zeroTest the comparison that leads there.
 	zeroBranch *ssa.BasicBlock
+	zeroTest   token.Pos
 }
 
 // followRows follows a sql.Result / pgconn.CommandTag to RowsAffected and
@@ -532,7 +535,7 @@ func followCount(n ssa.Value, st *rowsState) {
 			}
 			st.compared = true
 			if b := zeroBranch(u, n); b != nil {
-				st.zeroBranch = b
+				st.zeroBranch, st.zeroTest = b, u.Pos()
 			}
 		case *ssa.Call:
 			if isLogCall(u.Common()) {
@@ -639,16 +642,6 @@ func (j *outcomeJudge) retries(from *ssa.BasicBlock) bool {
 	return false
 }
 
-// blockPos is the position of a block's first positioned instruction.
-func blockPos(b *ssa.BasicBlock) token.Pos {
-	for _, instr := range b.Instrs {
-		if p := instr.Pos(); p.IsValid() {
-			return p
-		}
-	}
-	return token.NoPos
-}
-
 // ---- SQL QueryRow ... RETURNING ----
 
 func (j *outcomeJudge) queryRow() {
@@ -748,12 +741,12 @@ func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
 			}
 			if isNoRows(u.X) || isNoRows(u.Y) {
 				if b := onRejection; b != nil && store == "sql" && returnsSuccess(b) {
-					j.asSuccess(k, "ErrNoRows", b)
+					j.asSuccess(k, "ErrNoRows", u.Pos())
 				}
 				return // told apart
 			}
 			if isBadVersion(u.X) || isBadVersion(u.Y) {
-				j.judgeRejection(k, onRejection, "zk.ErrBadVersion")
+				j.judgeRejection(k, onRejection, "zk.ErrBadVersion", u.Pos())
 				return
 			}
 			// err != nil: a nil check alone tells nothing apart
@@ -768,15 +761,15 @@ func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
 			switch {
 			case isErrors && fn.Name() == "Is" && isNoRows(cc.Args[1]):
 				if b := trueBranch(u); b != nil && store == "sql" && returnsSuccess(b) {
-					j.asSuccess(k, "ErrNoRows", b)
+					j.asSuccess(k, "ErrNoRows", u.Pos())
 				}
 			case isErrors && fn.Name() == "Is" && isBadVersion(cc.Args[1]):
-				j.judgeRejection(k, trueBranch(u), "zk.ErrBadVersion")
+				j.judgeRejection(k, trueBranch(u), "zk.ErrBadVersion", u.Pos())
 			case isErrors && fn.Name() == "As":
 				if exc := conditionFailure(cc.Args[1]); exc != "" {
-					j.judgeRejection(k, trueBranch(u), exc)
+					j.judgeRejection(k, trueBranch(u), exc, u.Pos())
 				} else if b := preconditionFailedBranch(cc.Args[1]); b != nil {
-					j.judgeRejection(k, b, "PreconditionFailed")
+					j.judgeRejection(k, b, "PreconditionFailed", u.Pos())
 				}
 			}
 			return // errors.As, wrapping, any other function: handled
@@ -790,9 +783,9 @@ func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
 	// otherwise only compared with nil: the branch decides; not judged
 }
 
-func (j *outcomeJudge) asSuccess(k OutcomeKind, exc string, b *ssa.BasicBlock) {
+func (j *outcomeJudge) asSuccess(k OutcomeKind, exc string, test token.Pos) {
 	j.set(k, exc, AsSuccess)
-	j.out.Branch = blockPos(b)
+	j.out.Test = test
 }
 
 // conditionFailure names the exception an errors.As target stands for
@@ -870,14 +863,14 @@ func preconditionFailedBranch(target ssa.Value) *ssa.BasicBlock {
 // judgeRejection: the branch taken on the store's rejection must abort;
 // one that goes back to the write (a retry loop) or returns success
 // carries on as if the stale holder still held the lock.
-func (j *outcomeJudge) judgeRejection(k OutcomeKind, b *ssa.BasicBlock, exc string) {
+func (j *outcomeJudge) judgeRejection(k OutcomeKind, b *ssa.BasicBlock, exc string, test token.Pos) {
 	switch {
 	case b == nil:
 	case j.retries(b):
 		j.set(k, exc, Retried)
-		j.out.Branch = blockPos(b)
+		j.out.Test = test
 	case returnsSuccess(b):
-		j.asSuccess(k, exc, b)
+		j.asSuccess(k, exc, test)
 	}
 }
 
