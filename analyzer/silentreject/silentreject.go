@@ -29,17 +29,20 @@ silentreject reports, at the write call, fenced writes (the engine found a
 token in their condition) whose rejection is never observed:
 
 - "discarded": the result of a database/sql or pgx Exec, the error of a
-  QueryRow(...).Scan, of a DynamoDB or S3 conditional write, or an etcd
-  TxnResponse is thrown away;
+  QueryRow(...).Scan, of a DynamoDB, S3 or Azure Blob conditional write or
+  of a versioned ZooKeeper write, an etcd TxnResponse, or a fencing Redis
+  script's reply is thrown away;
 - "unchecked": RowsAffected is never called or its value never compared;
   sql.ErrNoRows / pgx.ErrNoRows of a fenced UPDATE ... RETURNING leads to
-  a successful return; a DynamoDB or S3 error is only logged; etcd's
-  TxnResponse.Succeeded is never read;
+  a successful return; a DynamoDB, S3, Azure Blob or ZooKeeper error is
+  only logged; etcd's TxnResponse.Succeeded is never read; only Err() is
+  read of a Redis script that answers a stale token with a number;
 - "retried": a loop re-issues the write after the fence rejected it.
 
 Results that escape (returned, passed to another function, stored) are
-assumed handled. Retries on transient errors that stop on a rejection, and
-release paths, are not reported.`,
+assumed handled. Retries on transient errors that stop on a rejection,
+release paths, and rejection branches that end the process or goroutine
+(log.Fatal, os.Exit, t.Fatal, or a wrapper of one) are not reported.`,
 		Before: `
 db.ExecContext(ctx, "UPDATE t SET v = $1, fence = $2 WHERE id = $3 AND fence < $2", v, tok, id)`,
 		After: `
