@@ -71,3 +71,9 @@ func TestRelated(t *testing.T) {
 		}
 	}
 }
+
+// TestLoops: a retry is a loop back to the same write; a range over
+// items, a counting loop over ids[i], or a new token is another write.
+func TestLoops(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/loops")
+}

@@ -616,12 +616,17 @@ func mirrorOp(op token.Token) token.Token {
 }
 
 // retries: from the block entered on rejection, control reaches the write
-// again without leaving the function, through a loop that is not a range
-// over a collection (that writes another item, not the same one again).
+// again without leaving the function, and it is the same write: not the
+// next item of a range over a collection, and not one whose arguments
+// change on the way back (ids[i] of a counting loop, a refreshed token).
 // A call that cannot return ends a path: the SSA builder puts a panic
-// after it (see noReturn).
+// after it (see noReturns).
 func (j *outcomeJudge) retries(from *ssa.BasicBlock) bool {
 	target := j.call.Block()
+	deps, ok := phiDeps(j.call)
+	if !ok {
+		return false // too much to follow: not judged
+	}
 	seen := map[*ssa.BasicBlock]bool{}
 	stack := []*ssa.BasicBlock{from}
 	for len(stack) > 0 {
@@ -631,13 +636,97 @@ func (j *outcomeJudge) retries(from *ssa.BasicBlock) bool {
 			continue
 		}
 		seen[b] = true
-		if strings.HasPrefix(b.Comment, "range") {
+		if strings.HasPrefix(b.Comment, "range") && !strings.HasPrefix(b.Comment, "rangeint") {
 			continue // iterating over items, not retrying
+		}
+		if changesInput(b, deps) {
+			continue // a loop variable the write reads moves on here: another write
 		}
 		if b == target {
 			return true
 		}
 		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// phiDeps returns the phis the write's operands depend on (the values a
+// loop changes from one iteration to the next). ok is false when the
+// operands lead to more values than the budget allows.
+func phiDeps(call *ssa.Call) (map[*ssa.Phi]bool, bool) {
+	const budget = 256 // values visited; a write's arguments are a few dozen at most
+	deps := map[*ssa.Phi]bool{}
+	seen := map[ssa.Value]bool{}
+	var stack []ssa.Value
+	push := func(ops []*ssa.Value) {
+		for _, op := range ops {
+			if v := *op; v != nil && !seen[v] {
+				seen[v] = true
+				stack = append(stack, v)
+			}
+		}
+	}
+	push(call.Operands(nil))
+	for len(stack) > 0 {
+		if len(seen) > budget {
+			return nil, false
+		}
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if p, ok := v.(*ssa.Phi); ok {
+			deps[p] = true
+		}
+		if instr, ok := v.(ssa.Instruction); ok {
+			push(instr.Operands(nil))
+		}
+		if a, ok := v.(*ssa.Alloc); ok {
+			// Have: the variadic []any{...} or a &T{...} argument: its
+			// contents are stored into it, not operands of it.
+			for _, sv := range allocStores(a) {
+				push([]*ssa.Value{&sv})
+			}
+		}
+	}
+	return deps, true
+}
+
+// allocStores returns the values stored into a (and into its elements
+// and fields, one level down).
+func allocStores(a *ssa.Alloc) []ssa.Value {
+	var out []ssa.Value
+	refs := a.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == a {
+				out = append(out, r.Val)
+			}
+		case *ssa.IndexAddr, *ssa.FieldAddr:
+			if rr := r.(ssa.Value).Referrers(); rr != nil {
+				for _, x := range *rr {
+					if st, ok := x.(*ssa.Store); ok && st.Addr == r.(ssa.Value) {
+						out = append(out, st.Val)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// changesInput: b merges a new value into something the write reads.
+func changesInput(b *ssa.BasicBlock, deps map[*ssa.Phi]bool) bool {
+	for _, instr := range b.Instrs {
+		p, ok := instr.(*ssa.Phi)
+		if !ok {
+			return false // phis come first in a block
+		}
+		if deps[p] {
+			return true
+		}
 	}
 	return false
 }
