@@ -857,8 +857,8 @@ func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
 			case isErrors && fn.Name() == "As":
 				if exc := conditionFailure(cc.Args[1]); exc != "" {
 					j.judgeRejection(k, trueBranch(u), exc, u.Pos())
-				} else if b := preconditionFailedBranch(cc.Args[1]); b != nil {
-					j.judgeRejection(k, b, "PreconditionFailed", u.Pos())
+				} else if b, code := apiErrorCodeBranch(cc.Args[1]); b != nil {
+					j.judgeRejection(k, b, code, u.Pos())
 				}
 			}
 			return // errors.As, wrapping, any other function: handled
@@ -901,21 +901,28 @@ func conditionFailure(target ssa.Value) string {
 	return ""
 }
 
-// preconditionFailedBranch: for errors.As(err, &apiErr) with apiErr a
-// smithy.APIError, the block entered when apiErr.ErrorCode() equals
-// "PreconditionFailed" (S3's answer to a failed IfMatch/IfNoneMatch).
-func preconditionFailedBranch(target ssa.Value) *ssa.BasicBlock {
+// apiRejectionCodes are the smithy error codes AWS answers a failed
+// condition with: S3's failed IfMatch/IfNoneMatch, DynamoDB's failed
+// ConditionExpression, and a TransactWriteItems cancelled by one.
+var apiRejectionCodes = map[string]bool{
+	"PreconditionFailed": true, "ConditionalCheckFailedException": true, "TransactionCanceledException": true,
+}
+
+// apiErrorCodeBranch: for errors.As(err, &apiErr) with apiErr a
+// smithy.APIError, the block entered when apiErr.ErrorCode() equals one
+// of apiRejectionCodes, and that code.
+func apiErrorCodeBranch(target ssa.Value) (*ssa.BasicBlock, string) {
 	alloc, ok := stripValue(target).(*ssa.Alloc)
 	if !ok || alloc.Referrers() == nil {
-		return nil
+		return nil, ""
 	}
 	p, ok := alloc.Type().Underlying().(*types.Pointer)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	n, ok := types.Unalias(p.Elem()).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/aws/smithy-go" || n.Obj().Name() != "APIError" {
-		return nil
+		return nil, ""
 	}
 	for _, r := range *alloc.Referrers() {
 		load, ok := r.(*ssa.UnOp)
@@ -936,17 +943,18 @@ func preconditionFailedBranch(target ssa.Value) *ssa.BasicBlock {
 				if other == call {
 					other = bo.X
 				}
-				if k, ok := other.(*ssa.Const); !ok || k.Value == nil || k.Value.ExactString() != `"PreconditionFailed"` {
+				code, ok := constString(other)
+				if !ok || !apiRejectionCodes[code] {
 					continue
 				}
 				if bo.Op == token.NEQ {
-					return falseBranch(bo)
+					return falseBranch(bo), code
 				}
-				return trueBranch(bo)
+				return trueBranch(bo), code
 			}
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // judgeRejection: the branch taken on the store's rejection must abort;

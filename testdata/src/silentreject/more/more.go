@@ -6,9 +6,14 @@ import (
 	"context"
 	"errors"
 	"log"
+	"strconv"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/go-zookeeper/zk"
@@ -123,4 +128,62 @@ func scriptErrorReplyGood(ctx context.Context, rdb *redis.Client, lease Lease, v
 
 func evalErrOnlyBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
 	return rdb.Eval(ctx, "if tonumber(ARGV[2]) <= tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end redis.call('SET', KEYS[1], ARGV[1]) return 1", []string{"data", "data:fence"}, v, lease.Token).Err() // want `fenced write via rdb.Eval reads only Err\(\)`
+}
+
+// ---- DynamoDB's rejection told apart by its smithy error code ----
+
+func dynamoCodeSwallowBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `fenced write via db.UpdateItem treats ConditionalCheckFailedException as success: the fence rejected a stale holder; abort, do not carry on`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "ConditionalCheckFailedException" {
+		return nil // "already up to date"
+	}
+	return err
+}
+
+func dynamoCodeRetryBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	for range 3 {
+		_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `fenced write via db.UpdateItem is re-issued after the fence rejected it \(ConditionalCheckFailedException\)`
+			TableName:           aws.String("accounts"),
+			Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+			UpdateExpression:    aws.String("SET fence_token = :tok"),
+			ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+			},
+		})
+		var apiErr smithy.APIError
+		if errors.As(err, &apiErr) && apiErr.ErrorCode() == "ConditionalCheckFailedException" {
+			time.Sleep(time.Second)
+			continue
+		}
+		return err
+	}
+	return ErrStale
+}
+
+func dynamoCodeAbortGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: the rejection, told apart by its code, aborts
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "ConditionalCheckFailedException" {
+		return ErrStale
+	}
+	return err
 }
