@@ -3,7 +3,6 @@ package silentreject
 import (
 	"fmt"
 
-	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"golang.org/x/tools/go/analysis"
@@ -67,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	ig := directive.CollectIgnores(pass)
+	ig := model.Ignores.For() // parsed once by the engine; the used-marks are this analyzer's
 	// The engine follows each fenced write's outcome (fence/outcome.go);
 	// this analyzer only words what it found.
 	for _, d := range model.Defects {

@@ -51,6 +51,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		return model, nil     // fast path: no lock API, lease type, directive or fact in reach
 	}
 	model.Relevant = true
+	model.Ignores = directive.ParseIgnores(pass.Fset, pass.Files)
 	e := newEngine(pass, model)
 	e.collectDirectives()
 	e.noret = newNoReturns(pass)

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"golang.org/x/tools/go/ssa"
 )
@@ -166,6 +167,10 @@ type Model struct {
 	// order; analyzers report the kinds they own (see DefectKind).
 	Defects  []*Defect
 	Internal []Internal
+	// Ignores are the package's //fencelint:ignore directives, parsed
+	// once for every analyzer: each takes its own view with For(), which
+	// keeps that analyzer's used-marks. Nil when !Relevant.
+	Ignores *directive.IgnoreSet
 
 	// For analyzers that need more than the verdicts: the package's SSA
 	// functions, and the engine's own views of them. Nil when !Relevant.
