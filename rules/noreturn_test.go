@@ -22,7 +22,7 @@ import (
 	"testing"
 )
 
-func f(t *testing.T, b *testing.B, l *log.Logger) {
+func f(t *testing.T, b *testing.B, tb testing.TB, l *log.Logger) {
 	os.Exit(1)
 	runtime.Goexit()
 	log.Fatalf("x")
@@ -30,6 +30,8 @@ func f(t *testing.T, b *testing.B, l *log.Logger) {
 	t.Fatalf("x")
 	t.FailNow()
 	b.Fatal("x")
+	tb.Skipf("x")
+	tb.Logf("x")     // returns
 	log.Printf("x")  // returns
 	t.Errorf("x")    // returns
 	l.Println("x")   // returns
@@ -47,7 +49,7 @@ func f(t *testing.T, b *testing.B, l *log.Logger) {
 	}
 	want := map[string]bool{
 		"Exit": true, "Goexit": true, "Fatalf": true, "Fatal": true, "FailNow": true,
-		"Printf": false, "Errorf": false, "Println": false,
+		"Skipf": true, "Printf": false, "Errorf": false, "Println": false, "Logf": false,
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectorExpr)

@@ -113,15 +113,17 @@ func (n *noReturns) infer() map[*types.Func]bool {
 	return local
 }
 
-// endsPath reports whether a call statement never returns: panic, or a
-// static call of a function that cannot return.
+// endsPath reports whether a call statement never returns: panic, a call
+// of a function that cannot return, or of an interface method rules/
+// lists (tb.Fatal through testing.TB).
 func (n *noReturns) endsPath(call *ast.CallExpr) bool {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := n.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
-			return b.Name() == "panic"
-		}
+	switch obj := typeutil.Callee(n.pass.TypesInfo, call).(type) {
+	case *types.Builtin:
+		return obj.Name() == "panic"
+	case *types.Func:
+		return n.is(obj)
 	}
-	return n.is(typeutil.StaticCallee(n.pass.TypesInfo, call))
+	return false
 }
 
 // leavesEarly reports whether a body has a return or a defer of its own

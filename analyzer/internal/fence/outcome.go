@@ -642,10 +642,24 @@ func (j *outcomeJudge) retries(from *ssa.BasicBlock) bool {
 		if changesInput(b, deps) {
 			continue // a loop variable the write reads moves on here: another write
 		}
+		if invokesNoReturn(b) {
+			continue // tb.Fatalf through testing.TB: the SSA builder ends only static calls
+		}
 		if b == target {
 			return true
 		}
 		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// invokesNoReturn: b calls, through an interface, a method that cannot
+// return (rules.NoReturn lists testing.TB's).
+func invokesNoReturn(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		if c, ok := instr.(*ssa.Call); ok && c.Common().IsInvoke() && rules.IsNoReturn(c.Common().Method) {
+			return true
+		}
 	}
 	return false
 }

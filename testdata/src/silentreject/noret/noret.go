@@ -195,3 +195,28 @@ func testErrorBad(t *testing.T, ctx context.Context, db *sql.DB, lease *Lease, i
 		}
 	}
 }
+
+func tbFatalGood(tb testing.TB, ctx context.Context, db *sql.DB, lease *Lease, id string) {
+	for i := 0; i < 3; i++ {
+		// ok: tb.Fatalf, through the testing.TB interface, stops the test's goroutine
+		res, err := db.ExecContext(ctx, beat, id, lease.Token)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			tb.Fatalf("job %s: superseded", id)
+		}
+	}
+}
+
+func tbLogBad(tb testing.TB, ctx context.Context, db *sql.DB, lease *Lease, id string) {
+	for i := 0; i < 3; i++ {
+		res, err := db.ExecContext(ctx, beat, id, lease.Token) // want `fenced write via db.ExecContext is re-issued after the fence rejected it`
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			tb.Logf("job %s: superseded", id)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package exit
 import (
 	"log"
 	"os"
+	"testing"
 )
 
 // Fatal never returns.
@@ -35,3 +36,12 @@ type T struct{}
 func (T) Die() { panic("die") } // want Die:"noreturn"
 
 func unexported() { os.Exit(3) } // want unexported:"noreturn"
+
+// Fail stops a test through the testing.TB interface.
+func Fail(tb testing.TB, err error) { // want Fail:"noreturn"
+	tb.Helper()
+	tb.Fatal(err)
+}
+
+// call through a func value: not known to end anything.
+func viaValue(f func()) { f() }
