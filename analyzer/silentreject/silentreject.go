@@ -34,8 +34,8 @@ token in their condition) whose rejection is never observed:
 - "unchecked": RowsAffected is never called or its value never compared;
   sql.ErrNoRows / pgx.ErrNoRows of a fenced UPDATE ... RETURNING leads to
   a successful return; a DynamoDB, S3, Azure Blob or ZooKeeper error is
-  only logged; etcd's TxnResponse.Succeeded is never read; only Err() is
-  read of a Redis script that answers a stale token with a number;
+  only logged; etcd's TxnResponse.Succeeded is never read; the reply of a
+  Redis script that answers a stale token with a number is never compared;
 - "retried": a loop re-issues the write after the fence rejected it.
 
 Results that escape (returned, passed to another function, stored) are
@@ -125,7 +125,7 @@ func message(w *fence.Write) string {
 		case fence.OutcomeSucceeded:
 			return fmt.Sprintf("fenced write via %s never reads TxnResponse.Succeeded: a failed If is not an error; abort when Succeeded is false", call)
 		case fence.OutcomeReply:
-			return fmt.Sprintf("fenced write via %s reads only Err(): the script answers a stale token with a number, not an error; check the reply and abort when it reports a stale token", call)
+			return fmt.Sprintf("fenced write via %s never compares the script's reply: the script answers a stale token with a number, not an error; check the reply and abort when it reports a stale token", call)
 		}
 	case fence.Logged:
 		return fmt.Sprintf("the error of fenced write via %s is only logged: %s means a newer holder has written; abort instead of carrying on", call, rej)

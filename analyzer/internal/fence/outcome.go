@@ -271,9 +271,10 @@ func (j *outcomeJudge) azurePrecondition(fn *types.Func) bool {
 // ---- Redis scripts ----
 
 // scriptReply: a fencing script's reply says whether it wrote. A Cmd
-// thrown away loses it; one whose only use is Err() loses it too when the
-// script answers a stale token with a number (return 0) rather than an
-// error or a nil reply, which Err() would see.
+// thrown away loses it. When the script answers a stale token with a
+// number (return 0) rather than an error or a nil reply, which Err()
+// would see, a Cmd whose reply is never compared loses it too: only Err()
+// is read, or Int()'s value only logged.
 func (j *outcomeJudge) scriptReply(fn *types.Func) {
 	rw, ok := rules.WriteOf(fn)
 	if !ok || rw.Kind != rules.RedisScript {
@@ -290,8 +291,28 @@ func (j *outcomeJudge) scriptReply(fn *types.Func) {
 		return // the rejection may be an error or a nil reply: Err() sees those
 	}
 	for _, u := range uses {
-		if !j.isErrCall(u, j.call) {
-			return // the reply is read (Result, Int, Val, ...) or handed on
+		if j.isErrCall(u, j.call) {
+			continue
+		}
+		c, ok := u.(*ssa.Call)
+		if !ok || !sameValue(receiver(c.Common()), j.call) {
+			return // handed on
+		}
+		switch f := calleeFunc(c.Common()); {
+		case f == nil:
+			return
+		case f.Name() == "Int" || f.Name() == "Int64" || f.Name() == "Uint64":
+			v := usedExtract(c, 0)
+			if v == nil {
+				continue // only its error is read
+			}
+			var st rowsState
+			followCount(v, &st)
+			if st.escapes || st.compared {
+				return
+			}
+		default:
+			return // Result, Val, Bool, Text, ...: read; not followed
 		}
 	}
 	j.out.Handling = NeverRead

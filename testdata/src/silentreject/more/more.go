@@ -106,7 +106,26 @@ func scriptDiscardedBad(ctx context.Context, rdb *redis.Client, lease Lease, v s
 }
 
 func scriptErrOnlyBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
-	return fencedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err() // want `fenced write via fencedSet.Run reads only Err\(\): the script answers a stale token with a number, not an error`
+	return fencedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Err() // want `fenced write via fencedSet.Run never compares the script's reply: the script answers a stale token with a number, not an error`
+}
+
+func scriptIntLoggedBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	applied, err := fencedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Int64() // want `fenced write via fencedSet.Run never compares the script's reply`
+	if err != nil {
+		return err
+	}
+	log.Printf("applied=%d", applied)
+	return nil
+}
+
+func scriptIntErrOnlyBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
+	_, err := fencedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Int64() // want `fenced write via fencedSet.Run never compares the script's reply`
+	return err
+}
+
+func scriptResultGood(ctx context.Context, rdb *redis.Client, lease Lease, v string) (any, error) {
+	// ok: the reply is handed to the caller
+	return fencedSet.Run(ctx, rdb, []string{"data", "data:fence"}, v, lease.Token).Result()
 }
 
 func scriptReplyGood(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
@@ -127,7 +146,7 @@ func scriptErrorReplyGood(ctx context.Context, rdb *redis.Client, lease Lease, v
 }
 
 func evalErrOnlyBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
-	return rdb.Eval(ctx, "if tonumber(ARGV[2]) <= tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end redis.call('SET', KEYS[1], ARGV[1]) return 1", []string{"data", "data:fence"}, v, lease.Token).Err() // want `fenced write via rdb.Eval reads only Err\(\)`
+	return rdb.Eval(ctx, "if tonumber(ARGV[2]) <= tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end redis.call('SET', KEYS[1], ARGV[1]) return 1", []string{"data", "data:fence"}, v, lease.Token).Err() // want `fenced write via rdb.Eval never compares the script's reply`
 }
 
 // ---- DynamoDB's rejection told apart by its smithy error code ----
