@@ -142,6 +142,11 @@ func (h Handling) defect() (DefectKind, string) {
 // judgeOutcomes gives every fenced write an Outcome and turns a
 // mishandled one into a defect. It runs after analyze: transactions can
 // turn a statement's verdict into Fenced only once their function is done.
+//
+// The defects (DefectDiscarded, DefectUnchecked, DefectRetried) are
+// anchored at the write call, with Category "discarded", "unchecked" or
+// "retried" and an empty Detail: the analyzer words them from
+// Write.Outcome. Related holds Outcome.Test when there is one.
 func (e *engine) judgeOutcomes() {
 	for _, w := range e.model.Writes {
 		switch w.Verdict {
