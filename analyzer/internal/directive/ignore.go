@@ -14,20 +14,28 @@ import (
 // reports, so users can tell directive hygiene from the rules' findings.
 const Category = "directive"
 
-// Ignores holds the //fencelint:ignore directives of one package, for one
-// analyzer run: it records which of them suppressed a finding of that
-// analyzer, so it must not be shared between analyzers.
-type Ignores struct {
+// IgnoreSet is the parsed //fencelint:ignore directives (and malformed
+// //fencelint: comments) of one package. It is parsed once and never
+// changed, so analyzers running concurrently can share it: each takes its
+// own [Ignores] view with [IgnoreSet.For].
+type IgnoreSet struct {
 	generated map[*token.File]bool
-	list      []*ignore
-	byLine    map[lineKey][]*ignore // both lines each ignore covers
-	bad       []badDirective        // malformed //fencelint: comments of any kind
+	list      []ignore
+	byLine    map[lineKey][]int // indexes into list, for both lines each ignore covers
+	bad       []badDirective    // malformed //fencelint: comments of any kind
+}
+
+// Ignores is one analyzer run's view of an IgnoreSet: it records which
+// ignores suppressed a finding of that analyzer, so it must not be shared
+// between analyzers.
+type Ignores struct {
+	*IgnoreSet
+	used []bool // by index into list
 }
 
 type ignore struct {
 	d     Directive
 	names []string
-	used  bool
 }
 
 // lineKey is a physical line: ignores and diagnostics are matched in the
@@ -42,45 +50,61 @@ type badDirective struct {
 	err      error
 }
 
-// CollectIgnores gathers the ignore directives of pass.Files. It also keeps
-// every malformed //fencelint: comment, which [Ignores.Finish] reports.
+// CollectIgnores gathers the ignore directives of pass.Files for one
+// analyzer: ParseIgnores(pass.Fset, pass.Files).For(). Analyzers that
+// read the engine's model use its parsed set instead.
 func CollectIgnores(pass *analysis.Pass) *Ignores {
-	ig := &Ignores{byLine: make(map[lineKey][]*ignore)}
-	for _, f := range pass.Files {
-		tf := pass.Fset.File(f.FileStart)
+	return ParseIgnores(pass.Fset, pass.Files).For()
+}
+
+// ParseIgnores gathers the ignore directives of files. It also keeps every
+// malformed //fencelint: comment, which [Ignores.Finish] reports.
+func ParseIgnores(fset *token.FileSet, files []*ast.File) *IgnoreSet {
+	set := &IgnoreSet{byLine: make(map[lineKey][]int)}
+	for _, f := range files {
+		tf := fset.File(f.FileStart)
 		if ast.IsGenerated(f) && tf != nil {
-			if ig.generated == nil {
-				ig.generated = map[*token.File]bool{}
+			if set.generated == nil {
+				set.generated = map[*token.File]bool{}
 			}
-			ig.generated[tf] = true
+			set.generated[tf] = true
 		}
 		for _, g := range f.Comments {
 			for _, c := range g.List {
-				ig.add(tf, c)
+				set.add(tf, c)
 			}
 		}
 	}
-	return ig
+	return set
 }
 
-func (ig *Ignores) add(tf *token.File, c *ast.Comment) {
+// For returns a fresh view of the set for one analyzer run. A nil set
+// gives a view that suppresses and reports nothing.
+func (set *IgnoreSet) For() *Ignores {
+	if set == nil {
+		return nil
+	}
+	return &Ignores{IgnoreSet: set, used: make([]bool, len(set.list))}
+}
+
+func (set *IgnoreSet) add(tf *token.File, c *ast.Comment) {
 	d, ok, err := Parse(c)
 	if !ok {
 		return
 	}
 	if err != nil {
-		ig.bad = append(ig.bad, badDirective{c.Pos(), c.End(), err})
+		set.bad = append(set.bad, badDirective{c.Pos(), c.End(), err})
 		return
 	}
 	if d.Kind != Ignore || tf == nil {
 		return
 	}
-	x := &ignore{d: d, names: d.Analyzers()}
-	ig.list = append(ig.list, x)
+	i := len(set.list)
+	set.list = append(set.list, ignore{d: d, names: d.Analyzers()})
 	line := tf.PositionFor(c.Pos(), false).Line
 	for _, l := range [2]int{line, line + 1} {
 		k := lineKey{tf, l}
-		ig.byLine[k] = append(ig.byLine[k], x)
+		set.byLine[k] = append(set.byLine[k], i)
 	}
 }
 
@@ -110,11 +134,11 @@ func (ig *Ignores) suppressed(pass *analysis.Pass, pos token.Pos) bool {
 		return false
 	}
 	hit := false
-	for _, x := range ig.byLine[lineKey{tf, tf.PositionFor(pos, false).Line}] {
-		if slices.Contains(x.names, pass.Analyzer.Name) {
+	for _, i := range ig.byLine[lineKey{tf, tf.PositionFor(pos, false).Line}] {
+		if slices.Contains(ig.list[i].names, pass.Analyzer.Name) {
 			// Mark every covering ignore used, so two overlapping ignores
 			// do not leave one reported as unused.
-			x.used, hit = true, true
+			ig.used[i], hit = true, true
 		}
 	}
 	return hit
@@ -142,12 +166,12 @@ func (ig *Ignores) Finish(pass *analysis.Pass, known []string) {
 			Pos: pos, End: end, Category: Category, Message: fmt.Sprintf(format, args...),
 		})
 	}
-	for _, x := range ig.list {
+	for i, x := range ig.list {
 		if slices.Contains(x.names, name) {
 			if x.d.Reason() == "" {
 				report(x.d.Pos, x.d.End, "//fencelint:ignore %s needs a reason", name)
 			}
-			if !x.used {
+			if !ig.used[i] {
 				report(x.d.Pos, x.d.End, "//fencelint:ignore %s matched no %s finding; remove it", name, name)
 			}
 		}

@@ -263,8 +263,8 @@ func (e *engine) calleeFact(fn *types.Func) *FuncFact {
 			return f
 		}
 		f := new(FuncFact)
-		if !e.pass.ImportObjectFact(fn, f) {
-			f = nil
+		if !e.pass.ImportObjectFact(fn, f) || f.isZero() {
+			f = nil // none, or only NoReturn, which the SSA builder asks for itself
 		}
 		e.imported[fn] = f
 		return f
@@ -276,11 +276,22 @@ func (e *engine) calleeFact(fn *types.Func) *FuncFact {
 func (e *engine) exportFacts() {
 	any := false
 	for fn, f := range e.local {
-		if fn.Pkg() != e.pass.Pkg || f.isZero() || !exportable(fn) {
+		noret := e.noret != nil && e.noret.local[fn]
+		if fn.Pkg() != e.pass.Pkg || (f.isZero() && !noret) || !exportable(fn) {
 			continue
 		}
+		if !f.isZero() {
+			any = true // a NoReturn bit alone does not make importers relevant
+		}
+		if noret {
+			c := *f
+			c.NoReturn = true
+			f = &c
+		}
 		e.pass.ExportObjectFact(fn, f)
-		any = true
+	}
+	if e.noret != nil {
+		e.noret.export(e.local)
 	}
 	for v := range e.tokenFields {
 		e.pass.ExportObjectFact(v, new(TokenFieldFact))

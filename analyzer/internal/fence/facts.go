@@ -49,6 +49,11 @@ type FuncFact struct {
 	// sorted: the fence map lists a helper's tables under its caller's
 	// lock.
 	Resources []string
+	// NoReturn: the function never returns (it ends in os.Exit, log.Fatal,
+	// t.Fatal, a panic, or another such wrapper). Other packages' SSA ends
+	// a path at its calls. It is exported even where nothing else is, and
+	// alone it does not make a package relevant.
+	NoReturn bool
 }
 
 func (*FuncFact) AFact() {}
@@ -89,10 +94,14 @@ func (f *FuncFact) String() string {
 	if len(f.TokenParams) > 0 {
 		parts = append(parts, fmt.Sprintf("tokenparams=%v", f.TokenParams))
 	}
+	if f.NoReturn {
+		parts = append(parts, "noreturn")
+	}
 	return strings.Join(parts, " ")
 }
 
-// isZero reports whether the fact says nothing and need not be exported.
+// isZero reports whether the fact says nothing and need not be exported;
+// NoReturn aside, which the engine keeps apart (noreturn.go).
 func (f *FuncFact) isZero() bool {
 	return !f.Acquire && !f.Release && f.Callback < 0 && !f.Write && !f.Token && len(f.TokenParams) == 0
 }

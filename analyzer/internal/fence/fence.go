@@ -50,15 +50,19 @@ func run(pass *analysis.Pass) (res any, err error) {
 		if rules.IsLibraryPackage(pass.Pkg.Path()) && directive.HasAny(pass.Files) {
 			model.DirectiveProblems = skippedPackageDirectives(pass.Files, pass.Pkg.Path())
 		}
-		return model, nil // fast path: no lock API, lease type, directive or fact in reach
+		exportNoReturns(pass) // a log.Fatal wrapper here ends paths in the packages that are relevant
+		return model, nil     // fast path: no lock API, lease type, directive or fact in reach
 	}
 	model.Relevant = true
+	model.Ignores = directive.ParseIgnores(pass.Fset, pass.Files)
 	e := newEngine(pass, model)
 	e.collectDirectives()
+	e.noret = newNoReturns(pass)
 	if !e.buildSSA() {
 		return model, nil
 	}
 	e.analyze()
+	e.judgeOutcomes()
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
@@ -88,6 +92,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		}
 		return a.Offset < b.Offset
 	})
+	sortDefects(fset, model.Defects)
 	return model, nil
 }
 
@@ -172,6 +177,8 @@ type engine struct {
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	lastRead          token.Pos                     // the read behind the last "token" guard found
 	directed          map[*types.Func]bool          // functions and interface methods carrying a //fencelint: directive
+	sites             map[*Write]writeSite          // where each write is in SSA (outcome.go)
+	noret             *noReturns                    // calls that cannot return (noreturn.go)
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -190,6 +197,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		inSummary:   map[*ssa.Function]bool{},
 		memo:        map[ssa.Value]*origin{},
 		sql:         &sqlCache{},
+		sites:       map[*Write]writeSite{},
 	}
 }
 
@@ -207,6 +215,9 @@ func (e *engine) buildSSA() (ok bool) {
 		}
 	}()
 	e.prog = ssa.NewProgram(e.pass.Fset, ssa.InstantiateGenerics)
+	if e.noret != nil {
+		e.prog.SetNoReturn(e.noret.is) // a call that cannot return ends its block
+	}
 	for _, p := range e.pass.Pkg.Imports() {
 		e.prog.CreatePackage(p, nil, nil, true)
 	}

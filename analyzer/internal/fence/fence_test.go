@@ -23,6 +23,7 @@ func TestFactsRoundTrip(t *testing.T) {
 		&fence.FuncFact{Write: true, FencedBy: []int{3}, TokenParams: []int{3}, Callback: -1, LeaseArg: -1, TokenResult: -1},
 		&fence.FuncFact{Write: true, Unfenced: "a SQL write to accounts with no fence", Callback: -1, LeaseArg: -1, TokenResult: -1},
 		&fence.FuncFact{Callback: 2, LeaseArg: 1, TokenResult: -1},
+		&fence.FuncFact{NoReturn: true, Callback: -1, LeaseArg: -1, TokenResult: -1},
 		&fence.TokenFieldFact{},
 		&fence.PackageFact{},
 	}

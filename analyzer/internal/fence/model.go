@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"golang.org/x/tools/go/ssa"
 )
@@ -145,6 +146,9 @@ type Write struct {
 	// read (shape.go), for the store proofs; nil for other stores.
 	Etcd  *EtcdShape
 	Redis *RedisShape
+	// Outcome is how a rejection by the fence reaches the caller and what
+	// the caller does with it (OutcomeNone when not judged; outcome.go).
+	Outcome Outcome
 }
 
 // Compare is one comparison of stored state with the token.
@@ -194,6 +198,10 @@ type Model struct {
 	// Blind are the calls inside lock scopes the engine could not judge
 	// (see BlindCall), recorded only with -fencelint_fence.fencemap.
 	Blind []BlindCall
+	// Ignores are the package's //fencelint:ignore directives, parsed
+	// once for every analyzer: each takes its own view with For(), which
+	// keeps that analyzer's used-marks. Nil when !Relevant.
+	Ignores *directive.IgnoreSet
 
 	// For analyzers that need more than the verdicts: the package's SSA
 	// functions, and the engine's own views of them. Nil when !Relevant.

@@ -103,6 +103,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			}
 			ev.write = w
 			e.model.Writes = append(e.model.Writes, w)
+			e.sites[w] = writeSite{instr: instr, fn: f}
 		}
 	}
 	e.applyUnits(f, units)

@@ -104,7 +104,7 @@ func etcdLockerBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Cl
 	return err
 }
 
-func etcdDeleteBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+func etcdMutexDeleteBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
 	m := concurrency.NewMutex(s, "/locks/cfg")
 	if err := m.Lock(ctx); err != nil {
 		return err
@@ -151,7 +151,7 @@ func electionHeldBad(ctx context.Context, e *concurrency.Election, cli *clientv3
 	return err
 }
 
-func electionHeaderGood(ctx context.Context, e *concurrency.Election, db *sql.DB, id string) error {
+func electionHeaderRevisionGood(ctx context.Context, e *concurrency.Election, db *sql.DB, id string) error {
 	// ok: fenced with the election's header revision
 	_, err := db.ExecContext(ctx, docFenceSQL, "x", id, e.Header().Revision)
 	return err

@@ -62,3 +62,8 @@ func (s *Service) Unlock(ctx context.Context, key int64) error { // want Unlock:
 	_, err := s.db.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", key)
 	return err
 }
+
+// Must ends in a panic: a no-return fact next to the others.
+func Must(err error) { // want Must:"noreturn"
+	panic(err)
+}

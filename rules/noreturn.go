@@ -1,0 +1,52 @@
+package rules
+
+import "go/types"
+
+// NoReturn lists functions that never return to their caller: they end
+// the process or the goroutine (os.Exit, runtime.Goexit, t.Fatal), or the
+// logging call panics or exits after writing. A call of one ends a path,
+// so code after it (a retry loop's back edge, say) is not reachable from
+// it. The list follows x/tools' ctrlflow and staticcheck; the engine adds
+// local wrappers by inference and carries them across packages in facts.
+var NoReturn = []string{
+	"os.Exit", "syscall.Exit", "runtime.Goexit",
+	"log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln",
+	"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln",
+	"(*log.Logger).Panic", "(*log.Logger).Panicf", "(*log.Logger).Panicln",
+	// t.Fatal and friends of *testing.T, B and F are promoted from common.
+	"(*testing.common).FailNow", "(*testing.common).Fatal", "(*testing.common).Fatalf",
+	"(*testing.common).SkipNow", "(*testing.common).Skip", "(*testing.common).Skipf",
+	// Through testing.TB the call is dynamic: the SSA builder cannot end
+	// the block, so the engine's own walks look these up.
+	"(testing.TB).FailNow", "(testing.TB).Fatal", "(testing.TB).Fatalf",
+	"(testing.TB).SkipNow", "(testing.TB).Skip", "(testing.TB).Skipf",
+	"(*go.uber.org/zap.Logger).Fatal", "(*go.uber.org/zap.Logger).Panic",
+	"(*go.uber.org/zap.SugaredLogger).Fatal", "(*go.uber.org/zap.SugaredLogger).Fatalf",
+	"(*go.uber.org/zap.SugaredLogger).Fatalw", "(*go.uber.org/zap.SugaredLogger).Fatalln",
+	"(*go.uber.org/zap.SugaredLogger).Panic", "(*go.uber.org/zap.SugaredLogger).Panicf",
+	"(*go.uber.org/zap.SugaredLogger).Panicw", "(*go.uber.org/zap.SugaredLogger).Panicln",
+	"github.com/sirupsen/logrus.Fatal", "github.com/sirupsen/logrus.Fatalf", "github.com/sirupsen/logrus.Fatalln",
+	"github.com/sirupsen/logrus.Panic", "github.com/sirupsen/logrus.Panicf", "github.com/sirupsen/logrus.Panicln",
+	"(*github.com/sirupsen/logrus.Logger).Exit",
+	"(*github.com/sirupsen/logrus.Logger).Fatal", "(*github.com/sirupsen/logrus.Logger).Fatalf", "(*github.com/sirupsen/logrus.Logger).Fatalln",
+	"(*github.com/sirupsen/logrus.Logger).Panic", "(*github.com/sirupsen/logrus.Logger).Panicf", "(*github.com/sirupsen/logrus.Logger).Panicln",
+	"(*github.com/sirupsen/logrus.Entry).Fatal", "(*github.com/sirupsen/logrus.Entry).Fatalf", "(*github.com/sirupsen/logrus.Entry).Fatalln",
+	"(*github.com/sirupsen/logrus.Entry).Panic", "(*github.com/sirupsen/logrus.Entry).Panicf", "(*github.com/sirupsen/logrus.Entry).Panicln",
+	"k8s.io/klog.Exit", "k8s.io/klog.ExitDepth", "k8s.io/klog.Exitf", "k8s.io/klog.Exitln",
+	"k8s.io/klog.Fatal", "k8s.io/klog.FatalDepth", "k8s.io/klog.Fatalf", "k8s.io/klog.Fatalln",
+	"k8s.io/klog/v2.Exit", "k8s.io/klog/v2.ExitDepth", "k8s.io/klog/v2.Exitf", "k8s.io/klog/v2.Exitln",
+	"k8s.io/klog/v2.Fatal", "k8s.io/klog/v2.FatalDepth", "k8s.io/klog/v2.Fatalf", "k8s.io/klog/v2.Fatalln",
+	"github.com/golang/glog.Exit", "github.com/golang/glog.ExitDepth", "github.com/golang/glog.Exitf", "github.com/golang/glog.Exitln",
+	"github.com/golang/glog.Fatal", "github.com/golang/glog.FatalDepth", "github.com/golang/glog.Fatalf", "github.com/golang/glog.Fatalln",
+}
+
+var noReturnByFunc = map[funcKey]bool{}
+
+func init() {
+	for _, f := range NoReturn {
+		noReturnByFunc[parseKey(f)] = true
+	}
+}
+
+// IsNoReturn reports whether fn is known never to return (see NoReturn).
+func IsNoReturn(fn *types.Func) bool { return fn != nil && noReturnByFunc[keyOf(fn)] }
