@@ -55,7 +55,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				continue
 			}
 			ev := e.evalCall(f, instr, cc, s)
-			if s.session != nil && ev.isWrite && ev.store == "SQL" && sqlSession(cc) == s.session {
+			if ev.isWrite && ev.store == "SQL" && s.underSession(sqlSession(cc)) {
 				continue // under an advisory lock held by this same transaction or session
 			}
 			if ev.unit != nil {
