@@ -78,12 +78,16 @@ func run(pass *analysis.Pass) (any, error) {
 			related = append([]analysis.RelatedInformation{{Pos: g.Read, Message: "stored fence read here"}}, related...)
 		}
 		related = append(related, analysis.RelatedInformation{Pos: g.Scope.Pos, Message: "lock scope opened here"})
-		ig.Report(pass, analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos:      g.Guard,
 			Category: g.GuardKind,
 			Message:  Message(g),
 			Related:  related,
-		})
+		}
+		if g.Scope.NoToken {
+			d.URL = lintutil.NoTokenURL
+		}
+		ig.Report(pass, d)
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil
@@ -96,7 +100,10 @@ func Message(w *fence.Write) string {
 		target += " to " + w.Target
 	}
 	fix := "compare the fencing token in the write's own condition"
-	if w.Scope.Token != "" {
+	switch {
+	case w.Scope.NoToken:
+		fix = "the " + w.Scope.Lock + " gives no token to fence with: " + lintutil.NoTokenFix + "; see " + lintutil.NoTokenURL
+	case w.Scope.Token != "":
 		fix = "compare " + w.Scope.Token + " in the write's own condition"
 	}
 	switch w.GuardKind {

@@ -67,12 +67,16 @@ func run(pass *analysis.Pass) (any, error) {
 		if w.Verdict != fence.Unfenced && w.Verdict != fence.RecordedOnly {
 			continue
 		}
-		ig.Report(pass, analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos: w.Pos, End: w.End,
 			Category: category(w),
 			Message:  Message(w),
 			Related:  []analysis.RelatedInformation{{Pos: w.Scope.Pos, Message: scopeNote(w.Scope)}},
-		})
+		}
+		if noToken(w) {
+			d.URL = lintutil.NoTokenURL
+		}
+		ig.Report(pass, d)
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil
@@ -102,10 +106,28 @@ func Message(w *fence.Write) string {
 	if w.Detail != "" {
 		b.WriteString(": " + w.Detail)
 	}
-	if !w.Scope.NoToken && w.Scope.Token != "" && w.Verdict != fence.RecordedOnly {
+	if noToken(w) {
+		// The engine's detail usually says so already; say it once.
+		if says := "the " + w.Scope.Lock + " gives no token to fence with"; !strings.Contains(w.Detail, says) {
+			if w.Detail == "" {
+				b.WriteString(": " + says)
+			} else {
+				b.WriteString("; " + says)
+			}
+		}
+		b.WriteString(": " + lintutil.NoTokenFix + "; see " + lintutil.NoTokenURL)
+		return b.String()
+	}
+	if w.Scope.Token != "" && w.Verdict != fence.RecordedOnly {
 		fmt.Fprintf(&b, "; compare the stored fence with %s in the write itself", w.Scope.Token)
 	}
 	return b.String()
+}
+
+// noToken: the write is unfenced because its lock hands out no token, so
+// the fix starts at the grant, not at the write.
+func noToken(w *fence.Write) bool {
+	return w.Scope.NoToken && w.Verdict == fence.Unfenced
 }
 
 func scopeNote(s *fence.Scope) string {
