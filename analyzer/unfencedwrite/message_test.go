@@ -7,6 +7,7 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 // TestNoTokenMessage: under a lock that hands out no token the message says
@@ -46,5 +47,27 @@ func TestNoTokenMessage(t *testing.T) {
 		if strings.Count(got, "gives no token") > 1 {
 			t.Errorf("Message says twice that the lock gives no token: %s", got)
 		}
+	}
+}
+
+// TestDiagnosticURL: every finding links to the analyzer's page, and a
+// finding under a lock without a token to the section on getting one.
+func TestDiagnosticURL(t *testing.T) {
+	results := analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs")
+	n := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			n++
+			want := unfencedwrite.Analyzer.URL
+			if strings.Contains(d.Message, "gives no token to fence with") {
+				want = lintutil.NoTokenURL
+			}
+			if d.URL != want {
+				t.Errorf("%q: URL %q, want %q", d.Message, d.URL, want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no diagnostics")
 	}
 }

@@ -22,6 +22,13 @@ func Init(a *lint.Analyzer) *lint.Analyzer {
 // zk.Lock, gocron, leader election, advisory locks) and how to get one.
 const NoTokenURL = ReadmeURL + "unfencedwrite.md#no-token"
 
+// DirectivesURL documents every //fencelint: directive.
+const DirectivesURL = ReadmeURL + "directives.md"
+
+// IgnoreURL documents //fencelint:ignore, for the findings about ignore
+// directives themselves.
+const IgnoreURL = ReadmeURL + "directives.md#ignore"
+
 // NoTokenFix says what to do, in one clause, when a write sits under a lock
 // that hands out no fencing token. Messages append "; see " + NoTokenURL.
 const NoTokenFix = "mint a counter in the same atomic step as the grant " +
