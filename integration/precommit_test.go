@@ -165,3 +165,20 @@ func copyWorkTree(t *testing.T, root, dst string) {
 	}
 	t.Logf("hook repository: %d files from the working tree of %s", n, root)
 }
+
+// TestHookInstallsOnlyFencelint: pre-commit installs the hook with
+// `go install ./...` at the repository root, so the only main package there
+// must be cmd/fencelint (the bench tools carry the fencelintbench tag).
+func TestHookInstallsOnlyFencelint(t *testing.T) {
+	root := repoRoot(t)
+	r := mustRun(t, root, nil, "go", "list", "-f", "{{if eq .Name \"main\"}}{{.ImportPath}}{{end}}", "./...")
+	var mains []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if line != "" {
+			mains = append(mains, line)
+		}
+	}
+	if len(mains) != 1 || mains[0] != "github.com/fencelint/fencelint/cmd/fencelint" {
+		t.Errorf("go install ./... would install %v, want only github.com/fencelint/fencelint/cmd/fencelint", mains)
+	}
+}
