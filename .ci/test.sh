@@ -7,15 +7,18 @@
 #
 # Steps:
 #   1. PostgreSQL on loopback (.ci/postgres.sh) for the SQL verdict proof;
-#   2. pre-commit (.ci/precommit.sh) for the hook's end-to-end test;
+#   2. pre-commit (.ci/precommit.sh) for the hook's end-to-end test, and
+#      Graphviz for the fence map's SVG test;
 #   3. a custom golangci-lint v2.15.0 with fencelint's plugins linked in
 #      (.ci/gcl.sh), built from the module proxy, for the plugin test;
 #   4. go test ./... with all of the above required (unit, analysistest,
 #      stub-vs-real-module, PostgreSQL proof, determinism, std soak, go vet
 #      and CLI end-to-end, golangci-lint and pre-commit integration);
-#   5. the soak over std plus every dependency module;
-#   6. the PostgreSQL proof's statement count;
-#   7. every fuzz target for FUZZTIME (default 30s) each.
+#   5. the analyzers again under the race detector (TestParallelDriver
+#      runs all six concurrently through the x/tools checker);
+#   6. the soak over std plus every dependency module;
+#   7. the PostgreSQL proof's statement count;
+#   8. every fuzz target for FUZZTIME (default 30s) each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +31,12 @@ export FENCELINT_INTEGRATION=require
 echo "--- PostgreSQL"
 eval "$(bash .ci/postgres.sh)"
 
+echo "--- Graphviz (the fence map's SVG test)"
+if ! command -v dot >/dev/null; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends graphviz >/dev/null
+fi
+dot -V
+
 echo "--- pre-commit"
 bash .ci/precommit.sh
 
@@ -37,6 +46,9 @@ export FENCELINT_GCL="$FENCELINT_GCL_DIR/custom-gcl"
 
 echo "--- go test ./..."
 go test ./...
+
+echo "--- go test -race ./analyzer/... (drivers run a package's analyzers concurrently)"
+go test -race ./analyzer/...
 
 echo "--- soak: std and every dependency module (any finding is a false positive)"
 FENCELINT_SOAK_PATTERNS=all go test -count=1 -run '^TestSoakStd$' ./analyzer/internal/pgproof/

@@ -225,7 +225,8 @@ func IsKnownPath(path string) bool { return knownPaths[path] }
 
 // libraryModules are the modules whose behaviour rules/ describes: their
 // own packages are never analysed for facts (their Unlock deletes a key,
-// which must not make Unlock a "write helper").
+// which must not make Unlock a "write helper"). The applications that live
+// in the same module (appDirs) are analysed like any other code.
 var libraryModules = []string{
 	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
 	"github.com/go-redsync/redsync", "github.com/bsm/redislock", "cirello.io/dynamolock",
@@ -233,20 +234,45 @@ var libraryModules = []string{
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx",
-	// gorm and the libraries built on it (gorm.io/gen's DO, plugins):
-	// their chains start from a *gorm.DB that already carries the
-	// caller's conditions, so judging them would turn every caller's
-	// fenced write into an "unfenced" fact.
-	"gorm.io",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",
 }
 
-// IsLibraryPackage reports whether path belongs to a library rules/ knows.
+// wholeModules are library modules none of whose packages is analysed,
+// applications included: gorm and the libraries built on it (gorm.io/gen's
+// DO, plugins) start their chains from a *gorm.DB that already carries the
+// caller's conditions, so judging them would turn every caller's fenced
+// write into an "unfenced" fact.
+var wholeModules = []string{"gorm.io"}
+
+// appDirs are the directories of a library's module that hold programs
+// built on the library rather than the library itself: etcd's contrib/lock,
+// etcdctl and tools/benchmark, redsync's examples. Their code takes locks
+// and writes like any application, so it is analysed (issue 13: skipping
+// the whole module hid every lock user inside it).
+var appDirs = map[string]bool{
+	"contrib": true, "example": true, "examples": true, "_examples": true,
+	"cmd": true, "tools": true, "etcdctl": true, "etcdutl": true,
+}
+
+// IsLibraryPackage reports whether path is the code of a library rules/
+// knows (its behaviour comes from the tables, not from analysing it), as
+// opposed to an application that merely lives in the library's module.
 func IsLibraryPackage(path string) bool {
-	for _, m := range libraryModules {
+	for _, m := range wholeModules {
 		if hasPathPrefix(path, m) {
 			return true
 		}
+	}
+	for _, m := range libraryModules {
+		if !hasPathPrefix(path, m) {
+			continue
+		}
+		for _, elem := range strings.Split(strings.TrimPrefix(path, m), "/") {
+			if appDirs[elem] {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

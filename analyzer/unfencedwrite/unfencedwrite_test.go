@@ -26,6 +26,12 @@ func TestLibraries(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs", "unfencedwrite/gocronlocal")
 }
 
+// TestAppInLibraryModule: code in a library's module that is not the
+// library (etcd's contrib/lock, etcdctl) is analysed like any application.
+func TestAppInLibraryModule(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "go.etcd.io/etcd/contrib/lockuser")
+}
+
 func TestRobust(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/robust")
 }
@@ -44,4 +50,10 @@ func TestAdvisoryLocks(t *testing.T) {
 // TestGorm: gorm chains, Save, Create and Exec.
 func TestGorm(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/gormlib")
+}
+
+// TestInterfaceDirectives: directives on interface methods apply to every
+// call through the interface, in its package and through facts elsewhere.
+func TestInterfaceDirectives(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/ifacedir/app")
 }

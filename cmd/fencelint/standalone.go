@@ -74,10 +74,14 @@ func standalone(args []string) int {
 	fs := cmd.FlagSet()
 	list := fs.Bool("list", false, "List fencelint's analyzers (name and title) and exit")
 	fix := fs.Bool("fix", false, "Apply suggested fixes (through go vet -fix with fencelint as its vettool)")
+	fenceMapFormat := fs.String("fencemap", "", "Print the fence map of the packages instead of findings: what every lock protects, in `FORMAT` json, md, dot or mermaid (docs/fencemap.md)")
+	blindSpots := fs.Bool("blindspots", false, "Print only the calls inside lock scopes fencelint could not see into, with the directive that would teach it (format from -fencemap, default md)")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
 
 	switch {
+	case *fenceMapFormat != "" || *blindSpots:
+		return fenceMap(*fenceMapFormat, *blindSpots, fs.Args())
 	case *fix:
 		return applyFixes(fs)
 	case *list:

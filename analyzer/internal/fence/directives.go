@@ -32,6 +32,10 @@ func (e *engine) collectDirectives() {
 					if !ok {
 						continue
 					}
+					if it, ok := ts.Type.(*ast.InterfaceType); ok {
+						e.interfaceDirectives(it)
+						continue
+					}
 					st, ok := ts.Type.(*ast.StructType)
 					if !ok {
 						continue
@@ -47,6 +51,29 @@ func (e *engine) collectDirectives() {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// interfaceDirectives applies directives written on an interface's methods:
+// callers often see only the interface (a Storage, a Locker), so that is
+// where a maintainer marks the write or the acquire, and every call
+// through the interface then means what the directive says, whatever the
+// implementations are (issue 18).
+func (e *engine) interfaceDirectives(it *ast.InterfaceType) {
+	for _, field := range it.Methods.List {
+		ds := directive.Of(field.Doc, field.Comment)
+		if len(ds) == 0 {
+			continue
+		}
+		for _, name := range field.Names {
+			fn, _ := e.pass.TypesInfo.Defs[name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			for _, d := range ds {
+				e.applyFuncDirective(fn, d)
 			}
 		}
 	}
@@ -72,6 +99,10 @@ func (e *engine) factFor(fn *types.Func) *FuncFact {
 
 func (e *engine) applyFuncDirective(fn *types.Func, d directive.Directive) {
 	sig := fn.Type().(*types.Signature)
+	if e.directed == nil {
+		e.directed = map[*types.Func]bool{}
+	}
+	e.directed[fn] = true
 	switch d.Kind {
 	case directive.Acquire:
 		f := e.factFor(fn)
@@ -160,6 +191,17 @@ func (e *engine) calleeFact(fn *types.Func) *FuncFact {
 		return f
 	}
 	if isInterfaceMethod(fn) {
+		// A directive on the interface method, in the package that
+		// declares the interface, wins over its implementations.
+		if fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {
+			if f, ok := e.imported[fn]; ok && f != nil {
+				return f
+			}
+			if f := new(FuncFact); e.pass.ImportObjectFact(fn, f) {
+				e.imported[fn] = f
+				return f
+			}
+		}
 		return e.interfaceFact(fn)
 	}
 	if fn.Pkg() != nil && fn.Pkg() != e.pass.Pkg {

@@ -44,6 +44,11 @@ type FuncFact struct {
 	// or bound to a fence in a write), so callers in other packages that
 	// pass a literal 0 or nil can be told (optionaltoken).
 	TokenParams []int
+	// Resources are the resources the function writes, directly or
+	// through helpers, as "store\ttarget" (target empty when unknown),
+	// sorted: the fence map lists a helper's tables under its caller's
+	// lock.
+	Resources []string
 }
 
 func (*FuncFact) AFact() {}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"sort"
+	"sync"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/rules"
@@ -59,7 +60,12 @@ func run(pass *analysis.Pass) (res any, err error) {
 	e.tokenParamFacts()
 	e.exportFacts()
 	model.Funcs = e.funcs
+	// originOf memoises into the engine's maps, and drivers run a
+	// package's analyzers concurrently: serialise the callers.
+	var mu sync.Mutex
 	model.OriginOf = func(v ssa.Value) *Origin {
+		mu.Lock()
+		defer mu.Unlock()
 		o := e.originOf(v)
 		if !o.isToken() {
 			return nil
@@ -162,6 +168,7 @@ type engine struct {
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	lastRead          token.Pos                     // the read behind the last "token" guard found
+	directed          map[*types.Func]bool          // functions and interface methods carrying a //fencelint: directive
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {

@@ -75,6 +75,13 @@ type Scope struct {
 	NoToken bool
 	// Token names the token where known ("lease.Token").
 	Token string
+	// Key is the lock's key where it is a constant or has a constant
+	// prefix ("/locks/account/*"); empty otherwise (the fence map).
+	Key string
+	// Source says what made this a lock scope, for the fence map:
+	// "library: (*concurrency.Mutex).Lock", "acquire wrapper locks.Take",
+	// "heuristic: lease-shaped type Lease", ...
+	Source string
 
 	// session is the transaction or pinned connection holding a
 	// PostgreSQL advisory lock: SQL written through it is protected by the
@@ -127,8 +134,17 @@ type Write struct {
 	// result (silentreject).
 	Instr ssa.Instruction
 	Func  *ssa.Function
-	// Helper is set when the write happens inside a called function.
-	Helper string
+	// Helper is set when the write happens inside a called function;
+	// Resources are then what the helper writes ("store\ttarget").
+	Helper    string
+	Resources []string
+	// HelperScope: the helper is itself a scope on the lease or lock it is
+	// passed, so its writes are also listed where they happen.
+	HelperScope bool
+	// KeyPattern is, when Target is empty, the key or object the write
+	// addresses as a constant or constant prefix ("jobs/*"), recorded only
+	// with -fencelint_fence.fencemap.
+	KeyPattern string
 
 	// SQL is the constant SQL text of a SQL write (all statements given to
 	// the call); TokenOffsets are the byte offsets in it of placeholders
@@ -175,7 +191,17 @@ type Model struct {
 	// the per-function filter found nothing lock-related in (no SSA built).
 	SkippedFuncs int
 	Writes       []*Write
-	Internal     []Internal
+	// Defects is everything wrong that the engine found, in position
+	// order; analyzers report the kinds they own (see DefectKind).
+	Defects  []*Defect
+	Internal []Internal
+	// Unscoped are the writes outside any lock scope (store and target
+	// only), recorded only with -fencelint_fence.fencemap: the fence map
+	// calls out resources written both under a lock and outside one.
+	Unscoped []UnscopedWrite
+	// Blind are the calls inside lock scopes the engine could not judge
+	// (see BlindCall), recorded only with -fencelint_fence.fencemap.
+	Blind []BlindCall
 
 	// For analyzers that need more than the verdicts: the package's SSA
 	// functions, and the engine's own views of them. Nil when !Relevant.

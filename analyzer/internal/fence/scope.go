@@ -68,6 +68,8 @@ type acquireInfo struct {
 	// the transaction or pinned connection that holds it (nil for a pool).
 	advisory bool
 	session  ssa.Value
+	// source says what made the call an acquire (Scope.Source).
+	source string
 }
 
 func (e *engine) indexClosures(f *ssa.Function) {
@@ -114,7 +116,7 @@ func (e *engine) signatureScope(f *ssa.Function) {
 	for _, p := range f.Params[first:] {
 		t := p.Type()
 		if info, ok := rules.LeaseOf(t); ok {
-			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name()}
+			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name(), Source: "lease-shaped type " + info.Named.Obj().Name()}
 			if info.Token != nil {
 				s.Token = p.Name() + "." + info.Token.Name()
 			} else {
@@ -124,7 +126,7 @@ func (e *engine) signatureScope(f *ssa.Function) {
 			return
 		}
 		if rules.IsLockType(t) {
-			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: lockTypeName(t) + " " + p.Name()}
+			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: lockTypeName(t) + " " + p.Name(), Source: "lock type " + lockTypeName(t)}
 			s.NoToken, s.Token = lockTypeToken(t, p.Name())
 			e.bodyScope[f] = s
 			return
@@ -133,7 +135,7 @@ func (e *engine) signatureScope(f *ssa.Function) {
 	for _, p := range f.Params[first:] {
 		if (rules.IsTokenParamName(p.Name()) && rules.IsIntegerLike(p.Type())) || isTokenType(p.Type()) {
 			e.tokenParams[p] = p.Name()
-			e.bodyScope[f] = &Scope{Kind: ScopeTokenParam, Pos: p.Pos(), Lock: "token parameter " + p.Name(), Token: p.Name()}
+			e.bodyScope[f] = &Scope{Kind: ScopeTokenParam, Pos: p.Pos(), Lock: "token parameter " + p.Name(), Token: p.Name(), Source: "token parameter"}
 			return
 		}
 	}
@@ -151,14 +153,14 @@ func (e *engine) releasingParamScope(f *ssa.Function) {
 		t := p.Type()
 		var s *Scope
 		if info, ok := rules.LeaseOf(t); ok {
-			s = &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name()}
+			s = &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name(), Source: "lease-shaped type " + info.Named.Obj().Name()}
 			if info.Token != nil {
 				s.Token = p.Name() + "." + info.Token.Name()
 			} else {
 				s.NoToken = !e.structHasTokenField(t)
 			}
 		} else if rules.IsLockType(t) {
-			s = &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: lockTypeName(t) + " " + p.Name()}
+			s = &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: lockTypeName(t) + " " + p.Name(), Source: "lock type " + lockTypeName(t)}
 			s.NoToken, s.Token = lockTypeToken(t, p.Name())
 		}
 		if s != nil {
@@ -281,14 +283,14 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if r.KeyArg >= 0 && !e.isLockKey(call, r.KeyArg) {
 			return acquireInfo{}, false // SET NX used for deduplication or caching, not as a lock
 		}
-		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r}, true
+		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r, source: "library: " + r.Func}, true
 	}
 	if _, ok := rules.WriteOf(fn); ok {
 		// SQL that takes a PostgreSQL advisory lock; any other storage
 		// call is not an acquire.
 		if acquire, _, _ := advisorySQL(fn, cc); acquire {
 			return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
-				advisory: true, session: sqlSession(cc)}, true
+				advisory: true, session: sqlSession(cc), source: "SQL: PostgreSQL advisory lock function"}, true
 		}
 		return acquireInfo{}, false
 	}
@@ -297,7 +299,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if lock == "" {
 			lock = "lock acquired by " + fn.Name()
 		}
-		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1}, true
+		src := "acquire wrapper " + fn.FullName()
+		if fn.Pkg() == e.pass.Pkg && e.directed[fn] {
+			src = "directive //fencelint:acquire on " + fn.Name()
+		}
+		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1, source: src}, true
 	}
 	// Heuristic: a function returning a lease-shaped type acquires it.
 	sig := fn.Type().(*types.Signature)
@@ -314,7 +320,8 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 			return acquireInfo{}, false // lease.Renew() returning a lease is bookkeeping
 		}
 	}
-	ai := acquireInfo{success: successOf(fn), lock: "lease " + info.Named.Obj().Name() + " from " + fn.Name(), keyArg: -1, leaseT: t}
+	ai := acquireInfo{success: successOf(fn), lock: "lease " + info.Named.Obj().Name() + " from " + fn.Name(), keyArg: -1, leaseT: t,
+		source: "heuristic: returns lease-shaped type " + info.Named.Obj().Name()}
 	ai.noToken = info.Token == nil && !e.structHasTokenField(t)
 	return ai, true
 }
@@ -460,7 +467,7 @@ func (e *engine) gocronTask(call *ssa.Call) {
 		return
 	}
 	if task := funcOf(ps[0]); task != nil && e.bodyScope[task] == nil {
-		e.bodyScope[task] = &Scope{Kind: ScopeCallback, Pos: call.Pos(), Lock: "gocron distributed locker", NoToken: true}
+		e.bodyScope[task] = &Scope{Kind: ScopeCallback, Pos: call.Pos(), Lock: "gocron distributed locker", NoToken: true, Source: "library: gocron distributed job"}
 	}
 }
 
@@ -488,7 +495,7 @@ func (e *engine) callbackStore(f *ssa.Function, s *ssa.Store) {
 	if !ok || !rules.IsCallbackField(fa.X.Type(), st.Field(fa.Field)) {
 		return
 	}
-	scope := &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true}
+	scope := &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true, Source: "library: client-go leader election"}
 	if fn := funcOf(s.Val); fn != nil && e.bodyScope[fn] == nil {
 		e.bodyScope[fn] = scope
 	}
@@ -583,7 +590,7 @@ func (e *engine) withLockCall(f *ssa.Function, cc *ssa.CallCommon, pos token.Pos
 	if fn == nil || (e.bodyScope[fn] != nil && e.bodyScope[fn].Kind != ScopeTokenParam) {
 		return // a lease parameter already says it all; a token name says less than the helper
 	}
-	s := &Scope{Kind: ScopeCallback, Pos: pos, Lock: "lock held by " + e.callName(pos)}
+	s := &Scope{Kind: ScopeCallback, Pos: pos, Lock: "lock held by " + e.callName(pos), Source: "with-lock helper " + e.callName(pos)}
 	if ff.LeaseArg >= 0 && ff.LeaseArg < len(fn.Params) {
 		p := fn.Params[ff.LeaseArg]
 		e.tokenParams[p] = p.Name()
@@ -628,7 +635,8 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 // openRegion computes the instructions after a successful acquire.
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	r := &region{
-		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai), session: ai.session},
+		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai), session: ai.session,
+			Source: ai.source, Key: e.lockKey(call, ai)},
 		call:  call,
 		acq:   ai,
 		spans: map[*ssa.BasicBlock][]span{},

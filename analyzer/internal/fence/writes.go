@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 
 	"github.com/fencelint/fencelint/rules"
@@ -35,6 +36,12 @@ type eval struct {
 	tokenOffsets []int
 	compares     []Compare
 	recorded     []string
+	// resources are what a helper call writes ("store\ttarget"), from the
+	// helper's summary.
+	resources []string
+	// helperScope: the helper is a scope of its own on the lease or lock
+	// passed to it; its writes are judged (and listed) inside it.
+	helperScope bool
 	// createOnly: the write only creates what does not exist yet (a
 	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
 	// holder's data, though it is not fenced either.
@@ -52,9 +59,11 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			}
 			s := e.scopeOf(f, instr)
 			if s == nil {
+				e.noteUnscoped(cc, pos)
 				continue
 			}
 			ev := e.evalCall(f, instr, cc, s)
+			e.noteBlind(instr, cc, pos, s, ev)
 			if ev.isWrite && ev.store == "SQL" && s.underSession(sqlSession(cc)) {
 				continue // under an advisory lock held by this same transaction or session
 			}
@@ -73,6 +82,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				}
 			}
 			w := &Write{
+				Resources: ev.resources, HelperScope: ev.helperScope,
 				Pos: pos, End: pos, Call: e.callName(pos), Store: ev.store, Target: ev.target,
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
@@ -83,6 +93,9 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				if ev.litArg >= 0 && ev.litArg < len(c.Args) {
 					w.Literal, w.LiteralEnd = c.Args[ev.litArg].Pos(), c.Args[ev.litArg].End()
 				}
+			}
+			if w.Target == "" && fenceMap {
+				w.KeyPattern = e.keyPattern(cc)
 			}
 			ev.write = w
 			e.model.Writes = append(e.model.Writes, w)
@@ -602,7 +615,7 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 	if ff == nil || !ff.Write {
 		return &eval{}
 	}
-	ev := &eval{isWrite: true, helper: fn.Name(), store: "storage"}
+	ev := &eval{isWrite: true, helper: fn.Name(), store: "storage", resources: ff.Resources}
 	ps := params(cc)
 	if len(ff.FencedBy) > 0 {
 		for _, i := range ff.FencedBy {
@@ -611,10 +624,12 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 			}
 			if _, ok := rules.LeaseOf(ps[i].Type()); ok {
 				ev.verdict = Fenced // the helper is itself a scope on that lease
+				ev.helperScope = true
 				return ev
 			}
 			if rules.IsLockType(ps[i].Type()) {
 				ev.verdict = Fenced
+				ev.helperScope = true
 				return ev
 			}
 			if cmps, ok := unpackVariadic(stripValue(ps[i])); ok {
@@ -725,6 +740,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 	}
 	var unfenced string
 	var fencedBy []int
+	var resources []string
 	any := false
 	createOnly := true // every unfenced write only creates
 	e.forEachCall(f, func(instr ssa.Instruction, cc *ssa.CallCommon) {
@@ -736,6 +752,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 			return
 		}
 		any = true
+		resources = addResources(resources, ev)
 		switch {
 		case len(ev.fencedBy) > 0 && (ev.verdict == Unfenced || ev.verdict == Fenced):
 			for _, i := range ev.fencedBy {
@@ -750,6 +767,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 	})
 	if any {
 		ff.Write = true
+		ff.Resources = resources
 		ff.FencedBy = fencedBy
 		if len(fencedBy) == 0 {
 			ff.Unfenced = unfenced
@@ -764,6 +782,27 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		return nil
 	}
 	return ff
+}
+
+// addResources adds what ev writes to a sorted set of "store\ttarget".
+func addResources(set []string, ev *eval) []string {
+	add := func(r string) {
+		i := sort.SearchStrings(set, r)
+		if i < len(set) && set[i] == r {
+			return
+		}
+		set = append(set, "")
+		copy(set[i+1:], set[i:])
+		set[i] = r
+	}
+	if ev.helper != "" {
+		for _, r := range ev.resources {
+			add(r)
+		}
+		return set
+	}
+	add(ev.store + "\t" + ev.target)
+	return set
 }
 
 func describe(ev *eval) string {

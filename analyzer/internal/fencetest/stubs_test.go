@@ -169,6 +169,11 @@ func checkSource(t *testing.T, src string) *types.Package {
 // stubPaths returns the import paths of the library stubs under src: the
 // packages below a top-level directory whose name has a dot, like
 // github.com or go.etcd.io (test cases live in dot-less directories).
+// caseDirs are analyzer cases that live under a library's import path on
+// purpose (an application inside the library's module, which fencelint
+// analyses like user code): they are not stubs.
+var caseDirs = []string{"go.etcd.io/etcd/contrib", "example.com/inhouse"}
+
 func stubPaths(t testing.TB, src string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(src)
@@ -186,6 +191,9 @@ func stubPaths(t testing.TB, src string) []string {
 			}
 			if d.IsDir() {
 				if name := d.Name(); name == "testdata" || strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
+					return filepath.SkipDir
+				}
+				if rel, err := filepath.Rel(src, path); err == nil && slices.Contains(caseDirs, filepath.ToSlash(rel)) {
 					return filepath.SkipDir
 				}
 				return nil
