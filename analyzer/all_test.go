@@ -51,6 +51,27 @@ func TestContract(t *testing.T) {
 	}
 }
 
+// TestDocsURLs: the pages and anchors diagnostics link to exist in docs/
+// (an anchor is an explicit <a id="..."> in the page).
+func TestDocsURLs(t *testing.T) {
+	for _, url := range []string{lintutil.NoTokenURL, lintutil.IgnoreURL, lintutil.DirectivesURL} {
+		rest, ok := strings.CutPrefix(url, lintutil.ReadmeURL)
+		if !ok {
+			t.Errorf("%s is not under %s", url, lintutil.ReadmeURL)
+			continue
+		}
+		page, anchor, _ := strings.Cut(rest, "#")
+		data, err := os.ReadFile(filepath.Join("..", "docs", page))
+		if err != nil {
+			t.Errorf("%s: %v", url, err)
+			continue
+		}
+		if anchor != "" && !strings.Contains(string(data), `<a id="`+anchor+`"></a>`) {
+			t.Errorf("%s: docs/%s has no <a id=%q></a>", url, page, anchor)
+		}
+	}
+}
+
 // TestNogoShape checks what Bazel's nogo needs of every analyzer package:
 // an exported `var Analyzer *analysis.Analyzer` (its generated main lists
 // pkg.Analyzer for each dependency), unique names, and configuration only

@@ -88,6 +88,34 @@ func TestGolangciLint(t *testing.T) {
 		}
 	})
 
+	t.Run("uniq-by-line hides a second finding on the line", func(t *testing.T) {
+		// A reversed fence whose result is discarded: fencepredicate (at
+		// the SQL) and silentreject (at the call) on one line.
+		writeFile(t, dir, "sameline/sameline.go", sameLine)
+		t.Cleanup(func() { os.RemoveAll(filepath.Join(dir, "sameline")) })
+		line := lineOf(t, filepath.Join(dir, "sameline", "sameline.go"), "fence_token > $3")
+		onLine := func(issues []gclIssue) []gclIssue {
+			var out []gclIssue
+			for _, is := range issues {
+				if is.Pos.Filename == "sameline/sameline.go" && is.Pos.Line == line {
+					out = append(out, is)
+				}
+			}
+			return out
+		}
+		r := lint(t, "")
+		if got := onLine(parseIssues(t, r)); len(got) != 1 {
+			t.Errorf("default config: %d issues on sameline.go:%d, want 1 (uniq-by-line keeps the first): %s", len(got), line, fmtIssues(got))
+		}
+		// As docs/golangci-lint.md writes it.
+		writeFile(t, dir, ".golangci.yml", gclConfig("")+"issues:\n  uniq-by-line: false\n")
+		r = run(t, dir, env, bin, "run", "-c", cfg, "--output.json.path", "stdout", "--show-stats=false", "./...")
+		got := onLine(parseIssues(t, r))
+		if len(got) != 2 || got[0].FromLinter == got[1].FromLinter {
+			t.Errorf("uniq-by-line: false: issues on sameline.go:%d %s, want fencepredicate and silentreject", line, fmtIssues(got))
+		}
+	})
+
 	t.Run("unknown settings key", func(t *testing.T) {
 		r := lint(t, "bogus: true")
 		if r.code == 0 || r.code == 1 || !strings.Contains(r.stderr, `unknown field "bogus"`) {
@@ -102,6 +130,25 @@ func TestGolangciLint(t *testing.T) {
 		}
 	})
 }
+
+// sameLine has two findings of different analyzers on one line.
+const sameLine = `package sameline
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Lease is lease-shaped: Token is its fencing token.
+type Lease struct {
+	Resource string
+	Token    int64
+}
+
+func debitReversed(ctx context.Context, db *sql.DB, lease Lease, account string, amount int64) {
+	_, _ = db.ExecContext(ctx, "UPDATE account_balances SET balance = balance - $1, fence_token = $3 WHERE account_id = $2 AND fence_token > $3", amount, account, lease.Token)
+}
+`
 
 // gclConfig is a .golangci.yml enabling every fencelint analyzer and
 // nothing else; settings (YAML, may be empty) go to unfencedwrite.

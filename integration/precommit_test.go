@@ -13,8 +13,10 @@ import (
 // pre-commit, as a consumer repository would: the hook must fail on an
 // unfenced write and pass once it is fenced. It tests the current working
 // tree, uncommitted changes included: the tree is copied into a temporary
-// git repository tagged v0.0.0-test, which pre-commit clones and builds
-// (`go install ./...` with the system Go; modules come from GOPROXY).
+// git repository (a local clone, as docs/pre-commit.md has users point
+// repo: at), and the consumer pins it by commit SHA (rev:), since fencelint
+// has no release tag; pre-commit clones and builds it (`go install ./...`
+// with the system Go; modules come from GOPROXY).
 //
 // Skipped unless pre-commit and git are on PATH (`bash .ci/precommit.sh`).
 func TestPreCommit(t *testing.T) {
@@ -39,7 +41,7 @@ func TestPreCommit(t *testing.T) {
 		mustRun(t, dir, env, "git", append([]string{"-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
 	}
 
-	// The hook repository: the working tree, committed and tagged.
+	// The hook repository: the working tree, committed.
 	hook := filepath.Join(tmp, "hook")
 	copyWorkTree(t, root, hook)
 	if _, err := os.Stat(filepath.Join(hook, ".pre-commit-hooks.yaml")); err != nil {
@@ -48,15 +50,16 @@ func TestPreCommit(t *testing.T) {
 	git(hook, "init", "-q")
 	git(hook, "add", "-A")
 	git(hook, "commit", "-q", "-m", "fencelint working tree")
-	git(hook, "tag", "v0.0.0-test")
+	sha := strings.TrimSpace(mustRun(t, hook, env, "git", "rev-parse", "HEAD").stdout)
 
 	// The consumer repository.
 	consumer := filepath.Join(tmp, "consumer")
 	writeFile(t, consumer, "go.mod", "module example.com/consumer\n\ngo 1.26.0\n")
 	writeFile(t, consumer, "billing/billing.go", billing(unfencedDebit))
+	// As docs/pre-commit.md writes it: repo is the clone, rev its SHA.
 	writeFile(t, consumer, ".pre-commit-config.yaml", "repos:\n"+
-		"  - repo: "+hook+"\n"+
-		"    rev: v0.0.0-test\n"+
+		"  - repo: ../hook\n"+ // relative to the consumer, where pre-commit runs
+		"    rev: "+sha+"\n"+
 		"    hooks:\n"+
 		"      - id: fencelint\n")
 	git(consumer, "init", "-q")
@@ -75,6 +78,15 @@ func TestPreCommit(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "is not fenced") || !strings.Contains(r.stdout, "(unfencedwrite)") ||
 		!strings.Contains(r.stdout, "billing/billing.go:") {
 		t.Fatalf("unfenced write: exit %d, want 1 with an unfencedwrite finding in billing/billing.go; output:\n%s", r.code, r.stdout)
+	}
+	// go install ./... in the hook repository installed fencelint alone.
+	bins, _ := filepath.Glob(filepath.Join(tmp, "pre-commit-home", "repo*", "golangenv-*", "bin", "*"))
+	var names []string
+	for _, b := range bins {
+		names = append(names, filepath.Base(b))
+	}
+	if len(names) != 1 || names[0] != "fencelint" {
+		t.Errorf("the hook environment's bin holds %v, want only fencelint", names)
 	}
 
 	// Fence the write: the hook passes.
@@ -164,4 +176,21 @@ func copyWorkTree(t *testing.T, root, dst string) {
 		n++
 	}
 	t.Logf("hook repository: %d files from the working tree of %s", n, root)
+}
+
+// TestHookInstallsOnlyFencelint: pre-commit installs the hook with
+// `go install ./...` at the repository root, so the only main package there
+// must be cmd/fencelint (the bench tools carry the fencelintbench tag).
+func TestHookInstallsOnlyFencelint(t *testing.T) {
+	root := repoRoot(t)
+	r := mustRun(t, root, nil, "go", "list", "-f", "{{if eq .Name \"main\"}}{{.ImportPath}}{{end}}", "./...")
+	var mains []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if line != "" {
+			mains = append(mains, line)
+		}
+	}
+	if len(mains) != 1 || mains[0] != "github.com/fencelint/fencelint/cmd/fencelint" {
+		t.Errorf("go install ./... would install %v, want only github.com/fencelint/fencelint/cmd/fencelint", mains)
+	}
 }

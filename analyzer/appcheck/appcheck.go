@@ -6,6 +6,7 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
+	"github.com/fencelint/fencelint/analyzer/optionaltoken"
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 )
@@ -15,7 +16,7 @@ var Lint = lintutil.Init(&lint.Analyzer{
 	Analyzer: &analysis.Analyzer{
 		Name:     "appcheck",
 		Run:      run,
-		Requires: []*analysis.Analyzer{fence.Analyzer},
+		Requires: []*analysis.Analyzer{fence.Analyzer, optionaltoken.Analyzer},
 	},
 	Doc: &lint.RawDocumentation{
 		Title: "report fence or lease checks done in Go, not in the write",
@@ -31,7 +32,9 @@ appcheck reports, at the Go-side check, every such check that guards a
 write whose own condition carries no fence; the write is in Related. It is
 silent when the write is fenced, when nothing is written after the check,
 and inside a transaction that holds a row lock on the fence row (SELECT ...
-FOR UPDATE/SHARE), where the check is a correct fence.`,
+FOR UPDATE/SHARE), where the check is a correct fence. A test of the token
+against zero or nil that falls back to an unfenced write is optionaltoken's
+finding, not a fence check: appcheck leaves those writes to it.`,
 		Before: `
 if lease.Valid() {
 	db.ExecContext(ctx, "UPDATE accounts SET balance = $1 WHERE id = $2", bal, id)
@@ -54,13 +57,14 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
+	covered := pass.ResultOf[optionaltoken.Analyzer].(*optionaltoken.Covered)
 	ig := directive.CollectIgnores(pass)
 	// One diagnosis per check: every write it guards goes in Related.
 	byGuard := map[any][]*fence.Write{}
 	var guards []*fence.Write
 	for _, w := range model.Writes {
-		if w.Verdict != fence.AppChecked {
-			continue
+		if w.Verdict != fence.AppChecked || covered.Has(w.Pos) {
+			continue // covered: optionaltoken reports the zero-token fallback
 		}
 		if _, seen := byGuard[w.Guard]; !seen {
 			guards = append(guards, w)
@@ -78,12 +82,16 @@ func run(pass *analysis.Pass) (any, error) {
 			related = append([]analysis.RelatedInformation{{Pos: g.Read, Message: "stored fence read here"}}, related...)
 		}
 		related = append(related, analysis.RelatedInformation{Pos: g.Scope.Pos, Message: "lock scope opened here"})
-		ig.Report(pass, analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos:      g.Guard,
 			Category: g.GuardKind,
 			Message:  Message(g),
 			Related:  related,
-		})
+		}
+		if g.Scope.NoToken {
+			d.URL = lintutil.NoTokenURL
+		}
+		ig.Report(pass, d)
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil
@@ -96,7 +104,10 @@ func Message(w *fence.Write) string {
 		target += " to " + w.Target
 	}
 	fix := "compare the fencing token in the write's own condition"
-	if w.Scope.Token != "" {
+	switch {
+	case w.Scope.NoToken:
+		fix = "the " + w.Scope.Lock + " gives no token to fence with: " + lintutil.NoTokenFix + "; see " + lintutil.NoTokenURL
+	case w.Scope.Token != "":
 		fix = "compare " + w.Scope.Token + " in the write's own condition"
 	}
 	switch w.GuardKind {

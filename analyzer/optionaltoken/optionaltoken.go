@@ -23,9 +23,10 @@ import (
 // Lint is the analyzer with its documentation.
 var Lint = lintutil.Init(&lint.Analyzer{
 	Analyzer: &analysis.Analyzer{
-		Name:     "optionaltoken",
-		Run:      run,
-		Requires: []*analysis.Analyzer{fence.Analyzer},
+		Name:       "optionaltoken",
+		Run:        run,
+		Requires:   []*analysis.Analyzer{fence.Analyzer},
+		ResultType: reflect.TypeFor[*Covered](),
 	},
 	Doc: &lint.RawDocumentation{
 		Title: "report fencing tokens that a caller can leave out",
@@ -44,7 +45,12 @@ taking ...Option). At the field, a lease or request struct's token field
 that is a pointer or tagged omitempty (json, yaml, db). At the argument, a
 literal 0 or nil passed for a token parameter, also across packages. At the
 condition, an if that falls back to an unfenced write when the token is
-zero.`,
+zero (or nil).
+
+A write whose fence is missing because of one of these (the write that
+receives the literal, the write on the fallback branch) is this
+analyzer's finding only: unfencedwrite and appcheck, which see the same
+write unfenced, stay silent on it.`,
 		Before: `
 func SaveDoc(ctx context.Context, db *sql.DB, id string, fence *int64) error`,
 		After: `
@@ -57,6 +63,33 @@ func SaveDoc(ctx context.Context, db *sql.DB, id string, fence int64) error`,
 
 // Analyzer is the bare analyzer for go vet, golangci-lint and analysistest.
 var Analyzer = Lint.Analyzer
+
+// Covered is the analyzer's result: the writes whose missing fence it
+// reports (a call given a literal 0 or nil token, the writes on the
+// fallback branch of a zero-token test). unfencedwrite and appcheck
+// require it and stay silent on those writes: one diagnosis per root
+// cause, owned by optionaltoken because it points at the cause (the
+// argument, the branch) rather than at its effect.
+type Covered struct {
+	calls map[token.Pos]bool // call expressions' Pos
+	spans [][2]token.Pos     // fallback branches, [from, to)
+}
+
+// Has reports whether the write call starting at pos is covered.
+func (c *Covered) Has(pos token.Pos) bool {
+	if c == nil || !pos.IsValid() {
+		return false
+	}
+	if c.calls[pos] {
+		return true
+	}
+	for _, sp := range c.spans {
+		if sp[0] <= pos && pos < sp[1] {
+			return true
+		}
+	}
+	return false
+}
 
 type checker struct {
 	pass  *analysis.Pass
@@ -76,12 +109,13 @@ type checker struct {
 	// writerParamTypes are struct types passed to a write helper.
 	writerParamTypes map[*types.Named]bool
 	reported         map[token.Pos]bool
+	covered          *Covered
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	model := pass.ResultOf[fence.Analyzer].(*fence.Model)
 	if !model.Relevant {
-		return nil, nil // fast path: nothing lock-related in reach
+		return (*Covered)(nil), nil // fast path: nothing lock-related in reach
 	}
 	c := &checker{
 		pass:             pass,
@@ -93,6 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 		options:          map[*types.Named]*types.Func{},
 		writerParamTypes: map[*types.Named]bool{},
 		reported:         map[token.Pos]bool{},
+		covered:          &Covered{calls: map[token.Pos]bool{}},
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -111,7 +146,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkBody(f, !strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go"))
 	}
 	c.ig.Finish(pass, lintutil.Names)
-	return nil, nil
+	return c.covered, nil
 }
 
 func (c *checker) report(pos, end token.Pos, category, msg string, related ...analysis.RelatedInformation) {
@@ -692,6 +727,7 @@ func (c *checker) checkCall(call *ast.CallExpr) {
 			continue
 		}
 		p := sig.Params().At(i)
+		c.covered.calls[call.Pos()] = true
 		c.report(arg.Pos(), arg.End(), "literal", fmt.Sprintf(
 			"literal %s passed as fencing token %s of %s: the write is not fenced; pass the lease's token",
 			lit, p.Name(), calleeName(c.pass.Pkg, fn)))
@@ -825,11 +861,43 @@ func (c *checker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 	if fenced == nil {
 		return
 	}
+	for _, n := range zero {
+		c.covered.spans = append(c.covered.spans, [2]token.Pos{n.Pos(), n.End()})
+	}
+	word, article := c.zeroWord(ifs.Cond, x)
 	c.report(ifs.Cond.Pos(), ifs.Cond.End(), "branch", fmt.Sprintf(
-		"when %s is zero the write falls back to an unfenced %s: reject a zero token instead of skipping the fence",
-		key, types.ExprString(blind.Fun)),
+		"when %s is %s the write falls back to an unfenced %s: reject %s %s token instead of skipping the fence",
+		key, word, types.ExprString(blind.Fun), article, word),
 		analysis.RelatedInformation{Pos: blind.Pos(), Message: "unfenced write"},
 		analysis.RelatedInformation{Pos: fenced.Pos(), Message: "fenced write"})
+}
+
+// zeroWord names the missing token as the test sees it: "nil" for a nil
+// pointer or interface, "empty" for "", "unset" for a nullable's Valid,
+// "zero" for a number; with its article.
+func (c *checker) zeroWord(cond, x ast.Expr) (word, article string) {
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok {
+		for _, side := range []ast.Expr{b.X, b.Y} {
+			switch lit := ast.Unparen(side).(type) {
+			case *ast.Ident:
+				if _, ok := c.pass.TypesInfo.Uses[lit].(*types.Nil); ok {
+					return "nil", "a"
+				}
+			case *ast.BasicLit:
+				if lit.Kind == token.STRING {
+					return "empty", "an"
+				}
+			}
+		}
+		if t := c.pass.TypesInfo.TypeOf(x); t != nil {
+			switch types.Unalias(t).Underlying().(type) {
+			case *types.Pointer, *types.Interface:
+				return "nil", "a"
+			}
+		}
+		return "zero", "a"
+	}
+	return "unset", "an" // !tok.Valid, tok.Valid
 }
 
 // zeroTest matches tok == 0, tok <= 0, tok == "", tok == nil, !tok.Valid

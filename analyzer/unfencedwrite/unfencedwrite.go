@@ -7,6 +7,7 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
+	"github.com/fencelint/fencelint/analyzer/optionaltoken"
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 )
@@ -16,7 +17,7 @@ var Lint = lintutil.Init(&lint.Analyzer{
 	Analyzer: &analysis.Analyzer{
 		Name:     "unfencedwrite",
 		Run:      run,
-		Requires: []*analysis.Analyzer{fence.Analyzer},
+		Requires: []*analysis.Analyzer{fence.Analyzer, optionaltoken.Analyzer},
 	},
 	Doc: &lint.RawDocumentation{
 		Title: "report writes under a lock that carry no fencing token",
@@ -32,7 +33,10 @@ lease or token, in a callback run under a lock) whose own condition - or
 its transaction's - does not compare the stored fence with a value derived
 from the token. A token that is only recorded (SET) and never compared is
 unfenced. Writes whose condition compares the token the wrong way belong to
-fencepredicate; writes guarded by a check in Go code belong to appcheck.`,
+fencepredicate; writes guarded by a check in Go code belong to appcheck;
+writes unfenced because a literal 0 or nil was passed for the token, or
+that a zero-token test sends down an unfenced fallback, belong to
+optionaltoken.`,
 		Before: `
 m.Lock(ctx)
 defer m.Unlock(ctx)
@@ -59,6 +63,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
+	covered := pass.ResultOf[optionaltoken.Analyzer].(*optionaltoken.Covered)
 	ig := directive.CollectIgnores(pass)
 	for _, in := range model.Internal {
 		ig.Report(pass, analysis.Diagnostic{
@@ -70,12 +75,19 @@ func run(pass *analysis.Pass) (any, error) {
 		if w.Verdict != fence.Unfenced && w.Verdict != fence.RecordedOnly {
 			continue
 		}
-		ig.Report(pass, analysis.Diagnostic{
+		if covered.Has(w.Pos) {
+			continue // optionaltoken reports the omitted token: one diagnosis per root cause
+		}
+		d := analysis.Diagnostic{
 			Pos: w.Pos, End: w.End,
 			Category: category(w),
 			Message:  Message(w),
 			Related:  []analysis.RelatedInformation{{Pos: w.Scope.Pos, Message: scopeNote(w.Scope)}},
-		})
+		}
+		if noToken(w) {
+			d.URL = lintutil.NoTokenURL
+		}
+		ig.Report(pass, d)
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil
@@ -105,10 +117,28 @@ func Message(w *fence.Write) string {
 	if w.Detail != "" {
 		b.WriteString(": " + w.Detail)
 	}
-	if !w.Scope.NoToken && w.Scope.Token != "" && w.Verdict != fence.RecordedOnly {
+	if noToken(w) {
+		// The engine's detail usually says so already; say it once.
+		if says := "the " + w.Scope.Lock + " gives no token to fence with"; !strings.Contains(w.Detail, says) {
+			if w.Detail == "" {
+				b.WriteString(": " + says)
+			} else {
+				b.WriteString("; " + says)
+			}
+		}
+		b.WriteString(": " + lintutil.NoTokenFix + "; see " + lintutil.NoTokenURL)
+		return b.String()
+	}
+	if w.Scope.Token != "" && w.Verdict != fence.RecordedOnly {
 		fmt.Fprintf(&b, "; compare the stored fence with %s in the write itself", w.Scope.Token)
 	}
 	return b.String()
+}
+
+// noToken: the write is unfenced because its lock hands out no token, so
+// the fix starts at the grant, not at the write.
+func noToken(w *fence.Write) bool {
+	return w.Scope.NoToken && w.Verdict == fence.Unfenced
 }
 
 func scopeNote(s *fence.Scope) string {

@@ -40,9 +40,9 @@
 //
 // Output: text prints file:line:col: message (NAME) with paths relative to
 // the working directory; json prints one object per line with code,
-// severity, location {file,line,column} (absolute path), end and message;
-// sarif prints one SARIF 2.1.0 log for GitHub code scanning, whose rules'
-// helpUri point at fencelint's docs/NAME.md.
+// severity, location {file,line,column} (absolute path), end, message and
+// url (the analyzer's page, docs/NAME.md); sarif prints one SARIF 2.1.0 log
+// for GitHub code scanning, whose rules' helpUri point at docs/NAME.md.
 //
 // # Exit status of the standalone CLI
 //

@@ -375,6 +375,7 @@ type lintcmdJSON struct {
 		Column int    `json:"column"`
 	} `json:"location"`
 	Message string `json:"message"`
+	URL     string `json:"url"`
 }
 
 func parseLintJSON(t *testing.T, data []byte) []lintcmdJSON {
@@ -404,6 +405,10 @@ func TestStandaloneEndToEnd(t *testing.T) {
 	want := expectations(t, dir)
 	env := e2eEnv()
 
+	docsURLs := map[string]string{}
+	for _, a := range analyzer.All {
+		docsURLs[a.Analyzer.Name] = a.Analyzer.URL
+	}
 	t.Run("json", func(t *testing.T) {
 		stdout, stderr, code := run(t, dir, env, bin, "-f", "json", "./...")
 		got := map[finding][]string{}
@@ -419,6 +424,9 @@ func TestStandaloneEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			got[finding{pos, d.Code}] = append(got[finding{pos, d.Code}], d.Message)
+			if wantURL := docsURLs[d.Code]; d.URL != wantURL || wantURL == "" {
+				t.Errorf("-f json finding %s:%d (%s) has url %q, want %q", d.Location.File, d.Location.Line, d.Code, d.URL, wantURL)
+			}
 		}
 		checkFindings(t, "fencelint -f json", want, got)
 		wantCode := exitClean

@@ -315,8 +315,9 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 // executeFormatted runs cmd. With -f sarif it captures the log and points
 // each rule's helpUri at fencelint's documentation instead of the
 // staticcheck.dev page lintcmd hard-codes; edit may adjust each run further.
+// With -f json it adds each finding's docs URL (addJSONURLs).
 func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[string]any)) int {
-	if format != "sarif" {
+	if format != "sarif" && format != "json" {
 		return cmd.Execute()
 	}
 	var buf bytes.Buffer
@@ -324,6 +325,10 @@ func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[str
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
+	}
+	if format == "json" {
+		os.Stdout.Write(addJSONURLs(buf.Bytes(), analyzer.All))
+		return status
 	}
 	fixed, err := fixSARIF(buf.Bytes(), analyzer.All, edit)
 	if err != nil {

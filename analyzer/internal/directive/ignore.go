@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"slices"
 
+	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -122,6 +123,11 @@ func (ig *Ignores) Report(pass *analysis.Pass, d analysis.Diagnostic) {
 	if ig != nil && ig.generated[pass.Fset.File(d.Pos)] {
 		return
 	}
+	if d.URL == "" {
+		// The analyzer's page; left empty, drivers would resolve it to
+		// URL#Category, an anchor the page does not have.
+		d.URL = pass.Analyzer.URL
+	}
 	pass.Report(d)
 }
 
@@ -164,6 +170,7 @@ func (ig *Ignores) Finish(pass *analysis.Pass, known []string) {
 	report := func(pos, end token.Pos, format string, args ...any) {
 		diags = append(diags, analysis.Diagnostic{
 			Pos: pos, End: end, Category: Category, Message: fmt.Sprintf(format, args...),
+			URL: lintutil.IgnoreURL,
 		})
 	}
 	for i, x := range ig.list {
@@ -186,6 +193,7 @@ func (ig *Ignores) Finish(pass *analysis.Pass, known []string) {
 	if first {
 		for _, b := range ig.bad {
 			report(b.pos, b.end, "%s", b.err)
+			diags[len(diags)-1].URL = lintutil.DirectivesURL // any //fencelint: directive
 		}
 	}
 	// Keep output in source order whatever the order of the lists above.

@@ -88,6 +88,22 @@ type Scope struct {
 	// PostgreSQL advisory lock: SQL written through it is protected by the
 	// same transaction or session.
 	session ssa.Value
+	// outer is the scope of the lock that was held when this one was
+	// taken (nested locks): a write is cited under the innermost scope,
+	// and outer keeps what the enclosing locks protect (an advisory
+	// lock's session).
+	outer *Scope
+}
+
+// underSession reports whether s, or a scope enclosing it, is a PostgreSQL
+// advisory lock held by the transaction or connection session.
+func (s *Scope) underSession(session ssa.Value) bool {
+	for ; s != nil; s = s.outer {
+		if s.session != nil && s.session == session {
+			return true
+		}
+	}
+	return false
 }
 
 // Write is one storage write inside a lock scope, with its verdict.

@@ -786,13 +786,23 @@ func signalsAcquire(sig *types.Signature) bool {
 	return false
 }
 
-// markRegion puts r's instructions in r's scope, unless an earlier region
-// already claimed them.
+// markRegion puts r's instructions in r's scope. Where two regions
+// overlap, an instruction belongs to the innermost lock, the one taken
+// last: r takes over the instructions of the region its own acquire runs
+// in (the lock held when r's was taken) and keeps it as r.scope.outer;
+// any other earlier claim stands.
 func (e *engine) markRegion(r *region) {
+	var outer *Scope
+	if r.call != nil {
+		outer = e.instrScope[r.call]
+	}
+	if outer != nil && outer != r.scope && r.scope.outer == nil {
+		r.scope.outer = outer
+	}
 	for b, ss := range r.spans {
 		for _, s := range ss {
 			for _, instr := range b.Instrs[s.from:s.to] {
-				if e.instrScope[instr] == nil {
+				if cur := e.instrScope[instr]; cur == nil || (cur == outer && cur != r.scope) {
 					e.instrScope[instr] = r.scope
 				}
 			}

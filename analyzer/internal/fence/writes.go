@@ -67,7 +67,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			}
 			ev := e.evalCall(f, instr, cc, s)
 			e.noteBlind(instr, cc, pos, s, ev)
-			if s.session != nil && ev.isWrite && ev.store == "SQL" && sqlSession(cc) == s.session {
+			if ev.isWrite && ev.store == "SQL" && s.underSession(sqlSession(cc)) {
 				continue // under an advisory lock held by this same transaction or session
 			}
 			if ev.unit != nil {

@@ -1,3 +1,5 @@
+//go:build fencelintbench
+
 // Command fencechecker runs fencelint's analyzers through the x/tools
 // checker driver (multichecker) instead of lintcmd, to compare the two
 // drivers' cost on the same analyzers.

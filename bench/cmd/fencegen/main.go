@@ -1,3 +1,5 @@
+//go:build fencelintbench
+
 // Command fencegen writes the synthetic lock-heavy benchmark module
 // (see package bench/gen).
 //

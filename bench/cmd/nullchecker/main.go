@@ -1,3 +1,5 @@
+//go:build fencelintbench
+
 // Command nullchecker is the x/tools checker-driver floor: multichecker
 // (golang.org/x/tools/go/analysis/multichecker, i.e. go/packages +
 // go/analysis/checker) running only the fact-declaring no-op analyzer.

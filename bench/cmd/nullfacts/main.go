@@ -1,3 +1,5 @@
+//go:build fencelintbench
+
 // Command nullfacts is fencelint's load floor: a binary built exactly like
 // cmd/fencelint (honnef.co/go/tools/lintcmd standalone, unitchecker under
 // go vet) whose only analyzer declares a fact type and does nothing.

@@ -1,3 +1,5 @@
+//go:build fencelintbench
+
 // Command vetsalt wraps a go vet tool (VETSALT_REAL, default: the
 // toolchain's own vet) and answers go vet's -V=full with an ID salted by
 // VETSALT_ID (default: the current time). A new salt makes go vet miss its

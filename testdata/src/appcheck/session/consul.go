@@ -13,7 +13,7 @@ func consulLostChannelBad(client *api.Client, stop <-chan struct{}) error {
 	}
 	defer lock.Unlock()
 	select {
-	case <-lostCh: // want `session liveness check <-lostCh guards the consul KV write via client.KV\(\).Put: the session can expire right after it`
+	case <-lostCh: // want `session liveness check <-lostCh guards the consul KV write via client.KV\(\).Put: the session can expire right after it; the consul lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 		return errLost
 	default:
 	}

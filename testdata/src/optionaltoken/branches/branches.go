@@ -109,3 +109,22 @@ func deleteHelperBad(ctx context.Context, db *sql.DB, l *Lease, id string) error
 	_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1 AND fence <= $2", id, l.Token)
 	return err
 }
+
+// A nil token is called nil, not zero.
+func savePtrBad(ctx context.Context, db *sql.DB, id string, tok *int64) error { // want `fencing token parameter tok of savePtrBad is a pointer`
+	if tok == nil { // want `when tok is nil the write falls back to an unfenced db.ExecContext: reject a nil token instead of skipping the fence`
+		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id)
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *tok)
+	return err
+}
+
+// ok: a nil token is rejected (the pointer parameter is still reported)
+func savePtrGood(ctx context.Context, db *sql.DB, id string, tok *int64) error { // want `fencing token parameter tok of savePtrGood is a pointer`
+	if tok == nil {
+		return sql.ErrNoRows
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *tok)
+	return err
+}

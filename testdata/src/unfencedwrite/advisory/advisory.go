@@ -7,6 +7,8 @@ package advisory
 import (
 	"context"
 	"database/sql"
+
+	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 func poolSessionLockBad(ctx context.Context, db *sql.DB, id int64) error {
@@ -16,7 +18,7 @@ func poolSessionLockBad(ctx context.Context, db *sql.DB, id int64) error {
 	defer db.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
 	// the lock sits on whichever pooled connection ran it; this write may
 	// run on another one, and nothing stops a paused holder
-	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with`
+	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 	return err
 }
 
@@ -117,7 +119,7 @@ func wrapperBad(ctx context.Context, l *PGLocker, db *sql.DB, id int64) error {
 	if err := l.Lock(ctx, id); err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", id); err != nil { // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with`
+	if _, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", id); err != nil { // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 		return err
 	}
 	if err := l.Unlock(ctx, id); err != nil {
@@ -141,4 +143,48 @@ func tryLockNotAcquiredGood(ctx context.Context, db *sql.DB, id int64) error {
 	defer db.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
 	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced`
 	return err
+}
+
+// Nested locks: a write is cited under the innermost lock, and still
+// counts as protected by an advisory lock its transaction holds around it.
+
+func xactLockThenEtcdSameTxGood(ctx context.Context, db *sql.DB, s *concurrency.Session, id int64) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", id); err != nil {
+		return err
+	}
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the advisory lock taken by this transaction protects it
+	if _, err := tx.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func xactLockThenEtcdPoolBad(ctx context.Context, db *sql.DB, s *concurrency.Session, id int64) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", id); err != nil {
+		return err
+	}
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	if _, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id); err != nil { // want `SQL write via db.ExecContext to jobs under the etcd mutex is not fenced: its WHERE does not compare a fence column with the token; compare the stored fence with m.Header\(\).Revision in the write itself`
+		return err
+	}
+	return tx.Commit()
 }

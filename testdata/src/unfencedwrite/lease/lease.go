@@ -112,7 +112,7 @@ func noTokenBad(ctx context.Context, l *Locker, db *sql.DB, id string) error {
 		return err
 	}
 	defer l.ReleaseTTL(ctx, lk)
-	_, err = db.ExecContext(ctx, "UPDATE jobs SET done = true WHERE id = $1", id) // want `under the lease TTLLock from AcquireTTL is not fenced: its WHERE does not compare a fence column with the token; the lease TTLLock from AcquireTTL gives no token to fence with`
+	_, err = db.ExecContext(ctx, "UPDATE jobs SET done = true WHERE id = $1", id) // want `under the lease TTLLock from AcquireTTL is not fenced: its WHERE does not compare a fence column with the token; the lease TTLLock from AcquireTTL gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 	return err
 }
 

@@ -15,7 +15,7 @@ func zkLockBad(conn *zk.Conn, data []byte) error {
 		return err
 	}
 	defer l.Unlock()
-	_, err := conn.Set("/config/data", data, -1) // want `ZooKeeper write via conn.Set to /config/data under the ZooKeeper lock is not fenced: version -1 makes it unconditional; the ZooKeeper lock gives no token to fence with`
+	_, err := conn.Set("/config/data", data, -1) // want `ZooKeeper write via conn.Set to /config/data under the ZooKeeper lock is not fenced: version -1 makes it unconditional; the ZooKeeper lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 	return err
 }
 
@@ -49,7 +49,7 @@ func consulBad(client *api.Client, stop <-chan struct{}) error {
 		return err
 	}
 	defer lock.Unlock()
-	_, err = client.KV().Put(&api.KVPair{Key: "service/config", Value: []byte("x")}, nil) // want `consul KV write via client.KV\(\).Put under the consul lock is not fenced: it is unconditional; the consul lock gives no token to fence with`
+	_, err = client.KV().Put(&api.KVPair{Key: "service/config", Value: []byte("x")}, nil) // want `consul KV write via client.KV\(\).Put under the consul lock is not fenced: it is unconditional; the consul lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 	return err
 }
 
@@ -75,7 +75,7 @@ func leaderBad(ctx context.Context, db *sql.DB) {
 	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
-				_, _ = db.ExecContext(ctx, "UPDATE cluster SET leader_data = 'x' WHERE id = 1") // want `SQL write via db.ExecContext to cluster under the leader election \(OnStartedLeading\) is not fenced: its WHERE does not compare a fence column with the token; the leader election \(OnStartedLeading\) gives no token to fence with`
+				_, _ = db.ExecContext(ctx, "UPDATE cluster SET leader_data = 'x' WHERE id = 1") // want `SQL write via db.ExecContext to cluster under the leader election \(OnStartedLeading\) is not fenced: its WHERE does not compare a fence column with the token; the leader election \(OnStartedLeading\) gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 			},
 			OnStoppedLeading: func() {
 				// ok: not leading any more; not a lock scope

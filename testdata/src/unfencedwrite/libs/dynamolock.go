@@ -15,7 +15,7 @@ func dynamolockBad(ctx context.Context, lc *dynamolock.Client, db *dynamodb.Clie
 		return err
 	}
 	defer lc.ReleaseLock(l)
-	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("state"), Item: item}) // want `DynamoDB write via db.PutItem to state under the dynamolock lock is not fenced: it has no ConditionExpression; the dynamolock lock gives no token to fence with`
+	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("state"), Item: item}) // want `DynamoDB write via db.PutItem to state under the dynamolock lock is not fenced: it has no ConditionExpression; the dynamolock lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 	return err
 }
 

@@ -17,7 +17,7 @@ func setNXBad(ctx context.Context, rdb *redis.Client, sku string, n int) error {
 		return err
 	}
 	defer rdb.Del(ctx, "lock:inventory") // ok: the release of the lock's own key
-	return rdb.Set(ctx, "inventory:"+sku, n, 0).Err() // want `Redis write via rdb.Set under the Redis SET NX lock is not fenced: it is unconditional; the Redis SET NX lock gives no token to fence with`
+	return rdb.Set(ctx, "inventory:"+sku, n, 0).Err() // want `Redis write via rdb.Set under the Redis SET NX lock is not fenced: it is unconditional; the Redis SET NX lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 }
 
 func setNXNotAcquiredGood(ctx context.Context, rdb *redis.Client, sku string) error {
@@ -50,7 +50,7 @@ func redsyncBad(ctx context.Context, rs *redsync.Redsync, rdb *redis.Client) err
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	return rdb.HSet(ctx, "jobs:state", "a", "done").Err() // want `under the redsync mutex is not fenced: it is unconditional; the redsync mutex gives no token to fence with`
+	return rdb.HSet(ctx, "jobs:state", "a", "done").Err() // want `under the redsync mutex is not fenced: it is unconditional; the redsync mutex gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 }
 
 func redislockBad(ctx context.Context, c *redislock.Client, rdb *redis.Client) error {
@@ -59,7 +59,7 @@ func redislockBad(ctx context.Context, c *redislock.Client, rdb *redis.Client) e
 		return err
 	}
 	defer lock.Release(ctx)
-	return rdb.Set(ctx, "report:latest", "x", 0).Err() // want `under the redislock lock is not fenced`
+	return rdb.Set(ctx, "report:latest", "x", 0).Err() // want `under the redislock lock is not fenced: it is unconditional; the redislock lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 }
 
 func redsyncCacheDelBad(ctx context.Context, rs *redsync.Redsync, rdb *redis.Client, id string) error {

@@ -15,7 +15,7 @@ func v8SetNXBad(ctx context.Context, rdb *redisv8.Client, sku string, n int) err
 		return err
 	}
 	defer rdb.Del(ctx, "lock:inventory") // ok: the release of the lock's own key
-	return rdb.HSet(ctx, "inventory", sku, n).Err() // want `Redis write via rdb.HSet to inventory under the Redis SET NX lock is not fenced: it is unconditional; the Redis SET NX lock gives no token to fence with`
+	return rdb.HSet(ctx, "inventory", sku, n).Err() // want `Redis write via rdb.HSet to inventory under the Redis SET NX lock is not fenced: it is unconditional; the Redis SET NX lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 }
 
 func v8SetNXNotAcquiredGood(ctx context.Context, rdb *redisv8.Client, sku string) error {

@@ -56,7 +56,19 @@ func directiveWriteBad(ctx context.Context, svc *locks.Service) error {
 	}
 	defer svc.Release(ctx, "topic")
 	_ = h
-	return store.Publish(ctx, "t", nil, 0) // want `no fencing token reaches Publish's fence parameter`
+	seq := uint64(len("t"))
+	return store.Publish(ctx, "t", nil, seq) // want `no fencing token reaches Publish's fence parameter`
+}
+
+func directiveWriteLiteralZero(ctx context.Context, svc *locks.Service) error {
+	h, err := svc.TakeHandle(ctx, "topic")
+	if err != nil {
+		return err
+	}
+	defer svc.Release(ctx, "topic")
+	_ = h
+	// ok: optionaltoken reports the literal 0 (one diagnosis per root cause)
+	return store.Publish(ctx, "t", nil, 0)
 }
 
 func directiveWriteGood(ctx context.Context, svc *locks.Service) error {

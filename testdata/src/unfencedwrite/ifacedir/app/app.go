@@ -24,7 +24,12 @@ func saveGood(ctx context.Context, s store.Store, l Lease, key string) error {
 }
 
 func saveBad(ctx context.Context, s store.Store, l Lease, key string) error {
-	return s.Save(ctx, key, nil, 0) // want `write via s.Save under the Lease held in parameter l is not fenced: no fencing token reaches Save's fence parameter`
+	return s.Save(ctx, key, nil, 7) // want `write via s.Save under the Lease held in parameter l is not fenced: no fencing token reaches Save's fence parameter`
+}
+
+func saveLiteralZero(ctx context.Context, s store.Store, l Lease, key string) error {
+	// ok: optionaltoken reports the literal 0 (one diagnosis per root cause)
+	return s.Save(ctx, key, nil, 0)
 }
 
 func appendBad(ctx context.Context, s store.Store, l Lease, key string) error {
