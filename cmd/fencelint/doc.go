@@ -71,6 +71,15 @@
 // result of a package it first analysed as a dependency, silently dropping
 // its findings: in CI prefer the standalone CLI, or pass -a to go vet.
 //
+// # cgo
+//
+// Files that import "C" are analysed through cmd/cgo's translation, as go
+// vet does, with positions in the original file. When cgo is disabled
+// (CGO_ENABLED=0, or no C compiler on PATH) the go command leaves them
+// out; both the CLI and the go vet tool then print, for each such file,
+// "fencelint: FILE not analysed: it imports "C" and cgo is disabled ..."
+// on stderr.
+//
 // # Caching
 //
 // The standalone CLI caches per-package results in $STATICCHECK_CACHE,

@@ -166,6 +166,8 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
 	}
 	defer os.RemoveAll(dir)
 
+	warnCgoSkipped(os.Stderr, listCgoSkipped(fs.Args(), flagValue(fs, "tags")))
+
 	binPath := filepath.Join(dir, "results.gob")
 	if err := fs.Set("f", "binary"); err != nil {
 		panic(err) // lintcmd defines -f as a string flag
