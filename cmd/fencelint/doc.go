@@ -51,7 +51,11 @@
 //	   category "staticcheck")
 //	2  a package did not load, parse or type-check (reported as category
 //	   "compile" or "config"; results are incomplete), go list or the
-//	   cache failed, or bad usage (unknown flag, format or analyzer)
+//	   cache failed, or bad usage: an unknown flag or format, or an
+//	   unknown analyzer name in -checks, -fail or -explain (refused
+//	   before linting, with a did-you-mean) or in a //fencelint:ignore
+//	   (reported as a finding, whichever analyzers -checks selects, then
+//	   exit 2); an empty -checks, which would run nothing, is refused too
 //
 // With -f sarif, findings exit 0 (as in staticcheck: the log is the
 // result) but load errors still exit 2 and set the invocation's

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -77,6 +78,13 @@ func standalone(args []string) int {
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
 
+	for _, name := range []string{"checks", "fail"} {
+		if err := checkNames(name, flagValue(fs, name), analyzer.Names()); err != nil {
+			fmt.Fprintln(os.Stderr, "fencelint:", err)
+			return exitFailure
+		}
+	}
+
 	switch {
 	case *fix:
 		return applyFixes(fs)
@@ -134,18 +142,29 @@ func newCommand() *lintcmd.Command {
 // be dropped silently, and //lint:ignore, -checks and -fail match the
 // category too. The copies clear Category before lintcmd sees it; go vet and
 // other drivers still get the analyzers unchanged.
+//
+// Only the first analyzer reports ignores naming an unknown analyzer, and
+// -checks may leave it out; so every other copy reports them too (cached
+// results do not depend on -checks), and rewriteResults keeps one of each.
 func lintcmdAnalyzers(as []*lint.Analyzer) []*lint.Analyzer {
 	out := make([]*lint.Analyzer, len(as))
 	for i, la := range as {
 		a := *la.Analyzer // shallow copy: same Requires, FactTypes, flag values
 		run := la.Analyzer.Run
+		first := i == 0
 		a.Run = func(pass *analysis.Pass) (any, error) {
 			report := pass.Report
 			pass.Report = func(d analysis.Diagnostic) {
 				d.Category = ""
 				report(d)
 			}
-			return run(pass)
+			res, err := run(pass)
+			if err == nil && !first {
+				for _, d := range analyzer.UnknownIgnores(pass) {
+					pass.Report(d)
+				}
+			}
+			return res, err
 		}
 		out[i] = &lint.Analyzer{Doc: la.Doc, Analyzer: &a}
 	}
@@ -189,7 +208,7 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
 
 	noCompile := flagValue(fs, "debug.no-compile-errors") == "true"
 	mergePath := filepath.Join(dir, "merge.gob")
-	loadErrors, err := rewriteResults(binPath, mergePath, noCompile)
+	loadErrors, badIgnores, err := rewriteResults(binPath, mergePath, noCompile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
 		return exitFailure
@@ -213,7 +232,10 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
 			}
 		}
 	})
-	if loadErrors > 0 {
+	if badIgnores > 0 {
+		fmt.Fprintf(os.Stderr, "fencelint: %d //fencelint:ignore directive(s) name an unknown analyzer (reported above): a typo there disables nothing and suppresses nothing\n", badIgnores)
+	}
+	if loadErrors > 0 || badIgnores > 0 {
 		return exitFailure
 	}
 	return status
@@ -239,25 +261,26 @@ const severityIgnored = 2
 
 // rewriteResults reads lintcmd's binary results from src, counts
 // diagnostics that mean "this package did not load or type-check"
-// (lintcmd's categories compile and config), makes the paths absolute again
+// (lintcmd's categories compile and config) and those on a
+// //fencelint:ignore naming an unknown analyzer (a usage error), makes the paths absolute again
 // (-f binary makes them relative for cross-machine merging; the json and
 // stylish formats print absolute paths when lintcmd lints directly) and
 // writes the results to dst for -merge.
-func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err error) {
+func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors, badIgnores int, err error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer in.Close()
 	out, err := os.Create(dst)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer out.Close()
 
 	cwd, err := os.Getwd()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
@@ -265,6 +288,7 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 		}
 		return filepath.Join(cwd, filepath.FromSlash(p))
 	}
+	counted := map[[2]string]bool{} // position and message of bad ignores
 	br := bufio.NewReader(in)
 	for {
 		// lintcmd writes one self-contained gob stream per build
@@ -274,7 +298,7 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return 0, err
+			return 0, 0, err
 		}
 		for i := range res.Diagnostics {
 			d := &res.Diagnostics[i]
@@ -286,6 +310,36 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 			case "config":
 				loadErrors++
 			}
+		}
+		// Keep one finding per bad ignore: the one of the analyzer first
+		// in contract order (unfencedwrite when it ran).
+		keep := map[[2]string]int{}
+		for i, d := range res.Diagnostics {
+			if !strings.HasPrefix(d.Message, analyzer.UnknownIgnoreMessage) {
+				continue
+			}
+			k := [2]string{d.Position.String(), d.Message}
+			if j, ok := keep[k]; !ok || contractRank(d.Category) < contractRank(res.Diagnostics[j].Category) {
+				keep[k] = i
+			}
+		}
+		kept := res.Diagnostics[:0]
+		for i, d := range res.Diagnostics {
+			if strings.HasPrefix(d.Message, analyzer.UnknownIgnoreMessage) {
+				k := [2]string{d.Position.String(), d.Message}
+				if keep[k] != i {
+					continue // the same directive, reported by another analyzer
+				}
+				if d.Severity != severityIgnored && !counted[k] {
+					counted[k] = true
+					badIgnores++
+				}
+			}
+			kept = append(kept, d)
+		}
+		res.Diagnostics = kept
+		for i := range res.Diagnostics {
+			d := &res.Diagnostics[i]
 			d.Position.Filename = abs(d.Position.Filename)
 			d.End.Filename = abs(d.End.Filename)
 			for j := range d.Related {
@@ -304,10 +358,18 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 			res.CheckedFiles[i] = abs(f)
 		}
 		if err := gob.NewEncoder(out).Encode(res); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	return loadErrors, out.Close()
+	return loadErrors, badIgnores, out.Close()
+}
+
+// contractRank is the index of the analyzer named name in analyzer.All.
+func contractRank(name string) int {
+	if i := slices.Index(analyzer.Names(), name); i >= 0 {
+		return i
+	}
+	return len(analyzer.All)
 }
 
 // executeFormatted runs cmd. With -f sarif it captures the log and points
@@ -486,8 +548,52 @@ func explain(stdout, stderr io.Writer, as []*lint.Analyzer, name string) int {
 			return exitClean
 		}
 	}
-	fmt.Fprintf(stderr, "fencelint: unknown analyzer %q (fencelint -list shows them)\n", name)
+	fmt.Fprintf(stderr, "fencelint: -explain: unknown analyzer %q%s (fencelint -list shows them)\n", name, didYouMean(name))
 	return exitFailure
+}
+
+func didYouMean(name string) string {
+	if s := analyzer.Suggest(name); s != "" {
+		return "; did you mean " + s + "?"
+	}
+	return ""
+}
+
+// checkNames checks the analyzer list of -checks or -fail (value as
+// lintcmd's list flag prints it: quoted, comma-separated). lintcmd ignores
+// names that match no analyzer, so a typo ran nothing (-checks) or failed
+// on nothing (-fail) and exited 0. Accepted: all, * and inherit, a
+// known name or a glob (path.Match syntax) matching one, each optionally
+// negated with a leading -. An empty -checks runs nothing and is refused;
+// an empty -fail (findings never fail the run) is allowed.
+func checkNames(flagName, value string, known []string) error {
+	value = strings.Trim(value, `"`)
+	if value == "" {
+		if flagName == "checks" {
+			return fmt.Errorf("-checks is empty: it would run no analyzer (fencelint -list shows them)")
+		}
+		return nil
+	}
+	for elem := range strings.SplitSeq(value, ",") {
+		name := strings.TrimPrefix(strings.TrimSpace(elem), "-")
+		switch name {
+		case "all", "*", "inherit":
+			continue
+		case "":
+			return fmt.Errorf("-%s=%s: empty analyzer name", flagName, value)
+		}
+		matched := false
+		for _, k := range known {
+			if ok, err := path.Match(strings.ToLower(name), k); err == nil && ok {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return fmt.Errorf("-%s: unknown analyzer %q%s (fencelint -list shows them)", flagName, name, didYouMean(name))
+		}
+	}
+	return nil
 }
 
 func flagValue(fs *flag.FlagSet, name string) string {

@@ -12,6 +12,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
+// UnknownAnalyzerPrefix starts the message of the finding on an ignore
+// that names no fencelint analyzer; the standalone CLI recognises it to
+// treat the typo as a usage error (exit 2).
+const UnknownAnalyzerPrefix = "//fencelint:ignore names unknown analyzer "
+
 // Category is the Diagnostic.Category of every finding this package
 // reports, so users can tell directive hygiene from the rules' findings.
 const Category = "directive"
@@ -154,11 +159,7 @@ func (ig *Ignores) Finish(pass *analysis.Pass, known []string) {
 			}
 		}
 		if first {
-			for _, n := range x.names {
-				if !slices.Contains(known, n) {
-					report(x.d.Pos, x.d.End, "//fencelint:ignore names unknown analyzer %s%s", n, hint(n, known))
-				}
-			}
+			diags = append(diags, unknownNames(x, known)...)
 		}
 	}
 	if first {
@@ -218,19 +219,55 @@ func isCgoTranslation(fset *token.FileSet, f *ast.File) bool {
 	return adj.Filename != phys.Filename && strings.HasSuffix(adj.Filename, ".go")
 }
 
+// UnknownNames returns a finding for each analyzer name in an ignore
+// directive that is not in known, as Finish reports them for known[0]. A
+// driver that may not run known[0] (the CLI with -checks) reports them
+// from another analyzer and removes the duplicates.
+func (ig *Ignores) UnknownNames(known []string) []analysis.Diagnostic {
+	if ig == nil {
+		return nil
+	}
+	var diags []analysis.Diagnostic
+	for _, x := range ig.list {
+		diags = append(diags, unknownNames(x, known)...)
+	}
+	return diags
+}
+
+func unknownNames(x *ignore, known []string) []analysis.Diagnostic {
+	var diags []analysis.Diagnostic
+	for _, n := range x.names {
+		if !slices.Contains(known, n) {
+			diags = append(diags, analysis.Diagnostic{
+				Pos: x.d.Pos, End: x.d.End, Category: Category,
+				Message: UnknownAnalyzerPrefix + n + hint(n, known),
+			})
+		}
+	}
+	return diags
+}
+
 // hint suggests the known analyzer name closest to a misspelt one.
 func hint(n string, known []string) string {
+	if best := Closest(n, known); best != "" {
+		return "; did you mean " + best + "?"
+	}
+	return ""
+}
+
+// Closest returns the name in known closest to a misspelt name n (at most
+// two edits away, case-insensitively), or "" when none is that close. The
+// drivers use it for did-you-mean hints on analyzer names in flags and
+// settings.
+func Closest(n string, known []string) string {
 	if len(n) > 32 {
 		return ""
 	}
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := distance(n, k); d < bestD {
+		if d := distance(strings.ToLower(n), strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return "; did you mean " + best + "?"
+	return best
 }
