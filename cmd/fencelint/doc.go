@@ -21,9 +21,14 @@
 //	-list            print each analyzer's name and title, in contract order
 //	-list-checks     the same, sorted by name (lintcmd's own listing)
 //	-explain NAME    print NAME's documentation and the URL of docs/NAME.md
-//	-fix             apply suggested fixes (runs go vet -a -fix with
-//	                 fencelint as its -vettool); exits 1 if findings
-//	                 without a fix remain
+//	-fix             apply the suggested fixes of the run's findings (from
+//	                 the run's own results: no second analysis, no go
+//	                 vet), print the findings left unfixed in the chosen
+//	                 format and exit 1 while any remain; a fix that
+//	                 overlaps another, is in a file that imports "C", or
+//	                 would not parse is left unapplied and its finding
+//	                 printed; with packages that do not load it applies
+//	                 nothing and exits 2
 //	-NAME.FLAG=v     set an analyzer's own flag (the spelling go vet uses)
 //	-tags list       build tags
 //	-tests           also lint test files (default true)

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime/debug"
@@ -34,37 +33,6 @@ const (
 	exitFailure  = 2 // packages did not load or type-check, bad usage, or a fatal error
 )
 
-// applyFixes applies suggested fixes by running go vet -fix with this
-// binary as the vettool: lintcmd has no fix mode, and go vet's applies
-// edits atomically per file and refuses conflicting ones. -a keeps go
-// vet's result cache from replaying a run without fixes. Analyzer flags
-// (-NAME.flag) and the package patterns are passed on.
-func applyFixes(fs *flag.FlagSet) int {
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fencelint:", err)
-		return exitFailure
-	}
-	vetArgs := []string{"vet", "-a", "-fix", "-vettool=" + self}
-	fs.Visit(func(f *flag.Flag) {
-		if strings.Contains(f.Name, ".") && !strings.HasPrefix(f.Name, "debug.") {
-			vetArgs = append(vetArgs, "-"+f.Name+"="+f.Value.String())
-		}
-	})
-	vetArgs = append(vetArgs, fs.Args()...)
-	c := exec.Command("go", vetArgs...)
-	c.Stdout, c.Stderr = os.Stdout, os.Stderr
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return exitFindings // findings without a fix remain
-		}
-		fmt.Fprintln(os.Stderr, "fencelint: go vet -fix:", err)
-		return exitFailure
-	}
-	return exitClean
-}
-
 // homepage is the SARIF tool.driver.informationUri.
 const homepage = "https://github.com/fencelint/fencelint"
 
@@ -74,7 +42,7 @@ func standalone(args []string) int {
 	cmd := newCommand()
 	fs := cmd.FlagSet()
 	list := fs.Bool("list", false, "List fencelint's analyzers (name and title) and exit")
-	fix := fs.Bool("fix", false, "Apply suggested fixes (through go vet -fix with fencelint as its vettool)")
+	fix := fs.Bool("fix", false, "Apply the suggested fixes of the findings, then report the findings left unfixed")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
 
@@ -86,8 +54,6 @@ func standalone(args []string) int {
 	}
 
 	switch {
-	case *fix:
-		return applyFixes(fs)
 	case *list:
 		listAnalyzers(os.Stdout, analyzer.All)
 		return exitClean
@@ -112,7 +78,7 @@ func standalone(args []string) int {
 		fmt.Fprintf(os.Stderr, "fencelint: unsupported output format %q (want text, stylish, json or sarif)\n", format)
 		return exitFailure
 	}
-	return lintTwoPhase(cmd, fs, format)
+	return lintTwoPhase(cmd, fs, format, *fix)
 }
 
 // buildSalt, set with -ldflags=-X main.buildSalt=..., makes a build's
@@ -176,8 +142,10 @@ func lintcmdAnalyzers(as []*lint.Analyzer) []*lint.Analyzer {
 // lintcmd's own `-f binary` output (gob, what `staticcheck -merge` reads),
 // which we inspect for compile/config diagnostics; phase two feeds it to
 // `-merge` in the requested format, exactly as `staticcheck -f binary |
-// staticcheck -merge -f FORMAT` would.
-func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
+// staticcheck -merge -f FORMAT` would. With fix, the suggested fixes of
+// phase one's findings are applied in between and the fixed findings left
+// out of phase two.
+func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string, fix bool) int {
 	dir, err := os.MkdirTemp("", "fencelint-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
@@ -208,9 +176,25 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
 
 	noCompile := flagValue(fs, "debug.no-compile-errors") == "true"
 	mergePath := filepath.Join(dir, "merge.gob")
-	loadErrors, badIgnores, err := rewriteResults(binPath, mergePath, noCompile)
+	results, loadErrors, badIgnores, err := readResults(binPath, noCompile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
+		return exitFailure
+	}
+	if fix {
+		if loadErrors > 0 {
+			fmt.Fprintln(os.Stderr, "fencelint: -fix: applied no fix: packages did not load (reported below), so the findings are incomplete")
+		} else {
+			fixed, err := applyFixes(os.Stderr, results)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "fencelint: -fix:", err)
+				return exitFailure
+			}
+			results = fixed
+		}
+	}
+	if err := writeResults(mergePath, results); err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint: writing lint results:", err)
 		return exitFailure
 	}
 
@@ -259,28 +243,23 @@ type diagnostic struct {
 
 const severityIgnored = 2
 
-// rewriteResults reads lintcmd's binary results from src, counts
+// readResults reads lintcmd's binary results from src, counts
 // diagnostics that mean "this package did not load or type-check"
 // (lintcmd's categories compile and config) and those on a
 // //fencelint:ignore naming an unknown analyzer (a usage error), makes the paths absolute again
 // (-f binary makes them relative for cross-machine merging; the json and
 // stylish formats print absolute paths when lintcmd lints directly) and
-// writes the results to dst for -merge.
-func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors, badIgnores int, err error) {
+// returns the results, one per build configuration.
+func readResults(src string, noCompileErrors bool) (results []lintResult, loadErrors, badIgnores int, err error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return 0, 0, err
+		return nil, 0, 0, err
 	}
 	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer out.Close()
 
 	cwd, err := os.Getwd()
 	if err != nil {
-		return 0, 0, err
+		return nil, 0, 0, err
 	}
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
@@ -298,7 +277,7 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors, badIgnor
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return 0, 0, err
+			return nil, 0, 0, err
 		}
 		for i := range res.Diagnostics {
 			d := &res.Diagnostics[i]
@@ -357,11 +336,25 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors, badIgnor
 		for i, f := range res.CheckedFiles {
 			res.CheckedFiles[i] = abs(f)
 		}
+		results = append(results, res)
+	}
+	return results, loadErrors, badIgnores, nil
+}
+
+// writeResults writes results to dst in lintcmd's binary format, one gob
+// stream per build configuration, for -merge.
+func writeResults(dst string, results []lintResult) error {
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	for _, res := range results {
 		if err := gob.NewEncoder(out).Encode(res); err != nil {
-			return 0, 0, err
+			return err
 		}
 	}
-	return loadErrors, badIgnores, out.Close()
+	return out.Close()
 }
 
 // contractRank is the index of the analyzer named name in analyzer.All.
