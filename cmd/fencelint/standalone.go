@@ -44,6 +44,7 @@ func standalone(args []string) int {
 	list := fs.Bool("list", false, "List fencelint's analyzers (name and title) and exit")
 	fix := fs.Bool("fix", false, "Apply the suggested fixes of the findings, then report the findings left unfixed")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
+	describeFlags(fs)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
 
 	for _, name := range []string{"checks", "fail"} {
@@ -57,6 +58,9 @@ func standalone(args []string) int {
 	case *list:
 		listAnalyzers(os.Stdout, analyzer.All)
 		return exitClean
+	case flagValue(fs, "version") == "true" || flagValue(fs, "debug.version") == "true":
+		printVersion(os.Stdout, flagValue(fs, "debug.version") == "true")
+		return exitClean
 	case flagValue(fs, "explain") != "":
 		return explain(os.Stdout, os.Stderr, analyzer.All, flagValue(fs, "explain"))
 	}
@@ -66,8 +70,7 @@ func standalone(args []string) int {
 	}
 
 	format := flagValue(fs, "f")
-	if flagValue(fs, "version") == "true" || flagValue(fs, "list-checks") == "true" ||
-		flagValue(fs, "debug.version") == "true" || flagValue(fs, "merge") == "true" || format == "binary" {
+	if flagValue(fs, "list-checks") == "true" || flagValue(fs, "merge") == "true" || format == "binary" {
 		// Modes that print no fresh diagnostics (or, with -merge, only
 		// lintcmd's own exit code): lintcmd's behaviour, our SARIF URLs.
 		return executeFormatted(cmd, format, nil)
@@ -89,10 +92,8 @@ var buildSalt string
 
 func newCommand() *lintcmd.Command {
 	cmd := lintcmd.NewCommand("fencelint")
-	human, machine := "devel", "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		human, machine = bi.Main.Version, bi.Main.Version
-	}
+	human, _ := buildVersion(debug.ReadBuildInfo())
+	machine := human
 	if buildSalt != "" {
 		human += "+" + buildSalt
 	}
@@ -369,7 +370,7 @@ func contractRank(name string) int {
 // each rule's helpUri at fencelint's documentation instead of the
 // staticcheck.dev page lintcmd hard-codes; edit may adjust each run further.
 func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[string]any)) int {
-	if format != "sarif" {
+	if format != "sarif" && format != "json" {
 		return cmd.Execute()
 	}
 	var buf bytes.Buffer
@@ -377,6 +378,10 @@ func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[str
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
+	}
+	if format == "json" {
+		os.Stdout.Write(fixJSONSeverity(buf.Bytes(), analyzer.All))
+		return status
 	}
 	fixed, err := fixSARIF(buf.Bytes(), analyzer.All, edit)
 	if err != nil {
@@ -438,6 +443,57 @@ func fixSARIF(data []byte, as []*lint.Analyzer, edit func(run map[string]any)) (
 	return out.Bytes(), nil
 }
 
+// jsonDiagnostic is one line of lintcmd's -f json output, fields in its
+// order.
+type jsonDiagnostic struct {
+	Code     string          `json:"code"`
+	Severity string          `json:"severity,omitempty"`
+	Location json.RawMessage `json:"location"`
+	End      json.RawMessage `json:"end"`
+	Message  string          `json:"message"`
+	Related  json.RawMessage `json:"related,omitempty"`
+}
+
+// fixJSONSeverity sets the severity of each analyzer's findings in
+// lintcmd's JSON lines to the analyzer's documented severity, the level
+// SARIF gives its rule ("warning" for every fencelint analyzer). lintcmd
+// writes "error" for the analyzers in -fail and "warning" for the rest, so
+// the two formats disagreed; -fail decides the exit status, not the
+// severity. Other codes (compile, config, staticcheck) keep lintcmd's
+// value. Lines that do not decode pass through unchanged.
+func fixJSONSeverity(data []byte, as []*lint.Analyzer) []byte {
+	level := map[string]string{}
+	for _, a := range as {
+		level[a.Analyzer.Name] = severityLevel(a.Doc.Severity)
+	}
+	var out bytes.Buffer
+	for line := range bytes.Lines(data) {
+		var d jsonDiagnostic
+		if json.Unmarshal(line, &d) != nil || level[d.Code] == "" {
+			out.Write(line)
+			continue
+		}
+		d.Severity = level[d.Code]
+		enc := json.NewEncoder(&out) // Encode ends the line
+		if enc.Encode(d) != nil {
+			out.Write(line)
+		}
+	}
+	return out.Bytes()
+}
+
+// severityLevel is the SARIF level lintcmd gives a rule of this severity.
+func severityLevel(s lint.Severity) string {
+	switch s {
+	case lint.SeverityError:
+		return "error"
+	case lint.SeverityInfo, lint.SeverityHint:
+		return "note"
+	default:
+		return "warning"
+	}
+}
+
 func asSlice(v any) []any {
 	s, _ := v.([]any)
 	return s
@@ -484,7 +540,11 @@ func liftAnalyzerFlags(fs *flag.FlagSet, as []*lint.Analyzer) []string {
 		seen[a] = true
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			name := a.Name + "." + f.Name
-			fs.Var(f.Value, name, f.Usage)
+			usage := f.Usage
+			if strings.HasPrefix(a.Name, "fencelint_") {
+				usage = "(shared engine) " + usage
+			}
+			fs.Var(f.Value, name, usage)
 			names = append(names, name)
 		})
 		for _, r := range a.Requires {

@@ -105,7 +105,63 @@ func (ig *Ignores) Report(pass *analysis.Pass, d analysis.Diagnostic) {
 	if ig != nil && ig.generated[pass.Fset.File(d.Pos)] {
 		return
 	}
+	fillEnds(pass.Files, &d)
 	pass.Report(d)
+}
+
+// fillEnds gives the diagnostic and its related locations an End where
+// they have only a Pos, so that every driver's output carries a range
+// (the CLI's JSON printed an empty "end" for each related location): the
+// end of the outermost expression starting at Pos, else of the innermost
+// node starting there, else Pos itself.
+func fillEnds(files []*ast.File, d *analysis.Diagnostic) {
+	if d.Pos.IsValid() && !d.End.IsValid() {
+		d.End = endAt(files, d.Pos)
+	}
+	if len(d.Related) == 0 {
+		return
+	}
+	var related []analysis.RelatedInformation // do not edit the caller's array
+	for i, r := range d.Related {
+		if r.Pos.IsValid() && !r.End.IsValid() {
+			if related == nil {
+				related = slices.Clone(d.Related)
+			}
+			related[i].End = endAt(files, r.Pos)
+		}
+	}
+	if related != nil {
+		d.Related = related
+	}
+}
+
+func endAt(files []*ast.File, pos token.Pos) token.Pos {
+	for _, f := range files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		var expr, inner ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || pos < n.Pos() || pos >= n.End() {
+				return false
+			}
+			if n.Pos() == pos {
+				if _, ok := n.(ast.Expr); ok && expr == nil {
+					expr = n
+				}
+				inner = n
+			}
+			return true
+		})
+		switch {
+		case expr != nil:
+			return expr.End()
+		case inner != nil:
+			return inner.End()
+		}
+		break
+	}
+	return pos
 }
 
 func (ig *Ignores) suppressed(pass *analysis.Pass, pos token.Pos) bool {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strings"
 	"testing"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
@@ -100,5 +101,44 @@ func TestGeneratedFiles(t *testing.T) {
 				t.Errorf("reported = %v, want %v", reported, tc.reported)
 			}
 		})
+	}
+}
+
+// TestReportFillsEnds checks that a finding and its related locations
+// reported with only a Pos get the End of the outermost expression
+// starting there (the CLI's JSON printed an empty "end" for them).
+func TestReportFillsEnds(t *testing.T) {
+	const src = "package p\n\nfunc f(lease int) { m.Lock(ctx) }\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) token.Pos { return f.FileStart + token.Pos(strings.Index(src, s)) }
+	var got []analysis.Diagnostic
+	pass := &analysis.Pass{
+		Analyzer: &analysis.Analyzer{Name: "unfencedwrite"},
+		Fset:     fset,
+		Files:    []*ast.File{f},
+		Report:   func(d analysis.Diagnostic) { got = append(got, d) },
+	}
+	related := []analysis.RelatedInformation{{Pos: at("lease"), Message: "lease"}, {Pos: at("int"), End: at("int") + 1, Message: "kept"}}
+	directive.CollectIgnores(pass).Report(pass, analysis.Diagnostic{Pos: at("m.Lock"), Message: "x", Related: related})
+	if len(got) != 1 {
+		t.Fatalf("reported %d diagnostics", len(got))
+	}
+	text := func(pos, end token.Pos) string { return src[pos-f.FileStart : end-f.FileStart] }
+	d := got[0]
+	if s := text(d.Pos, d.End); s != "m.Lock(ctx)" {
+		t.Errorf("finding spans %q, want the call", s)
+	}
+	if s := text(d.Related[0].Pos, d.Related[0].End); s != "lease" {
+		t.Errorf("related spans %q, want the parameter name", s)
+	}
+	if s := text(d.Related[1].Pos, d.Related[1].End); s != "i" {
+		t.Errorf("related with an End spans %q, want it kept", s)
+	}
+	if related[0].End.IsValid() {
+		t.Error("Report edited the caller's Related slice")
 	}
 }
