@@ -34,6 +34,10 @@
 //	                 would not parse is left unapplied and its finding
 //	                 printed; with packages that do not load it applies
 //	                 nothing and exits 2
+//	-progress        print progress (packages loaded, then analysed of
+//	                 the total, dependencies included) to stderr; on by
+//	                 default when stderr is a terminal (one line rewritten
+//	                 in place), off otherwise; -progress=false turns it off
 //	-tags list       build tags
 //	-tests           also lint test files (default true)
 //	-go version      target Go version (default: the module's)
@@ -63,7 +67,12 @@
 // the working directory; json prints one object per line with code,
 // severity, location {file,line,column} (absolute path), end, message and
 // related [{location, end, message}]; sarif prints one SARIF 2.1.0 log for GitHub code scanning, whose rules'
-// helpUri point at fencelint's docs/NAME.md. Every fencelint finding has
+// helpUri point at fencelint's docs/NAME.md. After text and stylish
+// output, one summary line goes to stderr (not with json or sarif):
+//
+//	fencelint: 2 findings (unfencedwrite 1, fencepredicate 1) in 1 package, 0.37s
+//
+// Every fencelint finding has
 // severity "warning" in json and level "warning" in sarif (the analyzers'
 // documented severity); -fail, not the severity, decides the exit status.
 // compile and config diagnostics have severity "error".

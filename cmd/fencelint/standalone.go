@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/fencelint/fencelint/analyzer"
 	"golang.org/x/tools/go/analysis"
@@ -39,10 +40,12 @@ const homepage = "https://github.com/fencelint/fencelint"
 // standalone runs the lintcmd (staticcheck) frontend with fencelint's
 // analyzers and returns the process exit code.
 func standalone(args []string) int {
+	start := time.Now()
 	cmd := newCommand()
 	fs := cmd.FlagSet()
 	list := fs.Bool("list", false, "List fencelint's analyzers (name and title) and exit")
 	fix := fs.Bool("fix", false, "Apply the suggested fixes of the findings, then report the findings left unfixed")
+	progress := fs.Bool("progress", false, "Print progress (packages loaded and analysed) to stderr; on by default when stderr is a terminal, -progress=false turns it off")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
 	describeFlags(fs)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
@@ -81,7 +84,23 @@ func standalone(args []string) int {
 		fmt.Fprintf(os.Stderr, "fencelint: unsupported output format %q (want text, stylish, json or sarif)\n", format)
 		return exitFailure
 	}
-	return lintTwoPhase(cmd, fs, format, *fix)
+	opts := lintOptions{format: format, fix: *fix, tty: isTerminal(os.Stderr), start: start}
+	opts.progress = opts.tty
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "progress" {
+			opts.progress = *progress
+		}
+	})
+	return lintTwoPhase(cmd, fs, opts)
+}
+
+// lintOptions are the standalone run's choices beyond lintcmd's flags.
+type lintOptions struct {
+	format   string
+	fix      bool      // apply suggested fixes between the phases
+	progress bool      // show lintcmd's progress on stderr
+	tty      bool      // stderr is a terminal
+	start    time.Time // for the summary line
 }
 
 // buildSalt, set with -ldflags=-X main.buildSalt=..., makes a build's
@@ -145,8 +164,10 @@ func lintcmdAnalyzers(as []*lint.Analyzer) []*lint.Analyzer {
 // `-merge` in the requested format, exactly as `staticcheck -f binary |
 // staticcheck -merge -f FORMAT` would. With fix, the suggested fixes of
 // phase one's findings are applied in between and the fixed findings left
-// out of phase two.
-func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string, fix bool) int {
+// out of phase two. Text and stylish output end with a summary line on
+// stderr.
+func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int {
+	format := opts.format
 	dir, err := os.MkdirTemp("", "fencelint-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
@@ -165,7 +186,11 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string, fix boo
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
 	}
-	status := withStdout(bin, cmd.Execute)
+	execute := cmd.Execute
+	if opts.progress {
+		execute = func() int { return withProgress(os.Stderr, opts.tty, cmd.Execute) }
+	}
+	status := withStdout(bin, execute)
 	if err := bin.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
@@ -182,7 +207,7 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string, fix boo
 		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
 		return exitFailure
 	}
-	if fix {
+	if opts.fix {
 		if loadErrors > 0 {
 			fmt.Fprintln(os.Stderr, "fencelint: -fix: applied no fix: packages did not load (reported below), so the findings are incomplete")
 		} else {
@@ -217,6 +242,9 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string, fix boo
 			}
 		}
 	})
+	if format == "text" || format == "stylish" {
+		fmt.Fprintln(os.Stderr, summary(results, flagValue(fs, "show-ignored") == "true", time.Since(opts.start)))
+	}
 	if badIgnores > 0 {
 		fmt.Fprintf(os.Stderr, "fencelint: %d //fencelint:ignore directive(s) name an unknown analyzer (reported above): a typo there disables nothing and suppresses nothing\n", badIgnores)
 	}
