@@ -16,9 +16,10 @@ import (
 // results (lintcmd's binary output keeps each diagnostic's SuggestedFixes
 // with file, line and column), so it costs what the plain run costs. It
 // used to run go vet -a -fix with fencelint as the vettool, which rebuilt
-// and re-analysed every dependency (7 s on a one-file module, 28 s on a
-// service the plain run lints in 0.2 s from its cache) and printed none of
-// the findings it could not fix.
+// and re-analysed every dependency and printed none of the findings it
+// could not fix. Measured on 2026-12-01 (2 shared cores, warm caches):
+// a one-file module 7.0 s before, 0.25 s after; example/ 591 s before,
+// 0.86 s after (its plain run: 0.56 s).
 
 // edit is one text edit resolved to byte offsets in its file.
 type edit struct {
