@@ -59,9 +59,13 @@
 // only in the standalone CLI.
 //
 // Checks can also be chosen per directory in staticcheck.conf files
-// (checks = ["all", "-weaktoken"]), and a finding can be suppressed with a
-// //lint:ignore NAME reason comment on the line before it (standalone CLI
-// only) or //fencelint:ignore NAME reason (every driver).
+// (checks = ["all", "-weaktoken"]); an entry within two edits of an
+// analyzer's name but not one (say "-weaktokn") is a usage error naming
+// the file, while names fencelint does not know at all are left alone, as
+// the file may be shared with staticcheck (ST1000, -SA*). A finding can
+// be suppressed with a //lint:ignore NAME reason comment on the line
+// before it (standalone CLI only) or //fencelint:ignore NAME reason
+// (every driver).
 //
 // Output: text prints file:line:col: message (NAME) with paths relative to
 // the working directory; json prints one object per line with code,

@@ -83,3 +83,39 @@ func TestTypos(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigTypos: a staticcheck.conf checks entry within two edits of a
+// fencelint analyzer is a usage error naming the file; staticcheck's own
+// check names, which shared files carry, are accepted.
+func TestConfigTypos(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelint")
+	}
+	bin := fencelintBinary(t)
+	for _, tc := range []struct {
+		conf   string
+		code   int
+		stderr string
+	}{
+		{`checks = ["all", "-ST1000", "-SA*", "-weaktoken"]`, exitClean, ""},
+		{`checks = ["all", "-ST1000", "-weaktokn"]`, exitFailure, `fencelint: sub/staticcheck.conf: checks names unknown analyzer "-weaktokn"; did you mean weaktoken?`},
+	} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range map[string]string{
+			"go.mod":               "module example.com/m\n\ngo 1.26\n",
+			"sub/m.go":             "package sub\n\nfunc F() int { return 1 }\n",
+			"sub/staticcheck.conf": tc.conf + "\n",
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, stderr, code := run(t, dir, os.Environ(), bin, "./...")
+		if code != tc.code || !strings.Contains(string(stderr), tc.stderr) {
+			t.Errorf("%s: exit %d, want %d; stderr (want %q):\n%s", tc.conf, code, tc.code, tc.stderr, stderr)
+		}
+	}
+}

@@ -207,6 +207,10 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int 
 		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
 		return exitFailure
 	}
+	if err := checkConfigNames(results); err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
 	if opts.fix {
 		if loadErrors > 0 {
 			fmt.Fprintln(os.Stderr, "fencelint: -fix: applied no fix: packages did not load (reported below), so the findings are incomplete")
