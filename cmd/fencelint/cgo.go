@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -74,21 +75,34 @@ func warnCgoSkipped(w io.Writer, files []string) {
 }
 
 // vetCgoSkipped warns about the files go vet's config (the *.cfg file it
-// passes to its vettool) lists as ignored because cgo is disabled.
+// passes to its vettool) lists as ignored because cgo is disabled. Only
+// for packages being vetted: go vet also runs the tool on every
+// dependency (VetxOnly, for facts), std's cgo files included. Test files
+// are named only in the test variant of the package, so each file is
+// named once.
 func vetCgoSkipped(w io.Writer, cfgFile string) {
 	data, err := os.ReadFile(cfgFile)
 	if err != nil {
 		return // unitchecker reports an unreadable config itself
 	}
 	var cfg struct {
+		GoFiles      []string
 		IgnoredFiles []string
+		VetxOnly     bool
 	}
-	if json.Unmarshal(data, &cfg) != nil {
+	if json.Unmarshal(data, &cfg) != nil || cfg.VetxOnly {
 		return
+	}
+	testVariant := slices.ContainsFunc(cfg.GoFiles, func(f string) bool { return strings.HasSuffix(f, "_test.go") })
+	var files []string
+	for _, f := range cfg.IgnoredFiles {
+		if strings.HasSuffix(f, "_test.go") == testVariant {
+			files = append(files, f)
+		}
 	}
 	// go vet does not pass the build tags on; files ignored for a tag
 	// that cgo also needs are named too, which errs on the side of saying.
-	warnCgoSkipped(w, cgoSkipped(cfg.IgnoredFiles, nil))
+	warnCgoSkipped(w, cgoSkipped(files, nil))
 }
 
 // listCgoSkipped asks the go command, when cgo is disabled, which files of

@@ -51,13 +51,20 @@ var cgoWant = map[finding]bool{
 	{"w.go:29", "silentreject"}:  true,
 }
 
-func cgoModule(t *testing.T) string {
+// cgoModule writes a module holding w.go (cgoSrc) and x.go, which imports
+// net if withNet: net has cgo files of its own, which go vet lists as
+// ignored, with cgo off, when it analyses net for facts.
+func cgoModule(t *testing.T, withNet bool) string {
 	t.Helper()
 	dir := t.TempDir()
+	x := "package cgot\n"
+	if withNet {
+		x += "\nimport _ \"net\"\n"
+	}
 	for name, body := range map[string]string{
 		"go.mod": "module example.com/cgot\n\ngo 1.26.0\n",
 		"w.go":   cgoSrc,
-		"x.go":   "package cgot\n",
+		"x.go":   x,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -79,7 +86,7 @@ func TestCgoEndToEnd(t *testing.T) {
 		t.Skipf("no C compiler: %v", err)
 	}
 	bin := fencelintBinary(t)
-	dir := cgoModule(t)
+	dir := cgoModule(t, false)
 	env := append(os.Environ(), "CGO_ENABLED=1")
 
 	t.Run("cli", func(t *testing.T) {
@@ -113,17 +120,24 @@ func TestCgoEndToEnd(t *testing.T) {
 	})
 
 	noCgo := append(os.Environ(), "CGO_ENABLED=0")
+	dir = cgoModule(t, true)
 	const warning = `w.go not analysed: it imports "C" and cgo is disabled`
 	t.Run("cli-cgo-disabled", func(t *testing.T) {
 		_, stderr, _ := run(t, dir, noCgo, bin, "./...")
 		if !strings.Contains(string(stderr), "fencelint: "+warning) {
 			t.Errorf("stderr does not name w.go:\n%s", stderr)
 		}
+		if n := strings.Count(string(stderr), "not analysed"); n != 1 {
+			t.Errorf("stderr names %d files, want only w.go:\n%s", n, stderr)
+		}
 	})
 	t.Run("vet-cgo-disabled", func(t *testing.T) {
 		_, stderr, _ := run(t, dir, noCgo, "go", "vet", "-a", "-vettool="+bin, "./...")
 		if !strings.Contains(string(stderr), warning) {
 			t.Errorf("stderr does not name w.go:\n%s", stderr)
+		}
+		if n := strings.Count(string(stderr), "not analysed"); n != 1 {
+			t.Errorf("stderr names %d files, want only w.go (not the dependencies' cgo files):\n%s", n, stderr)
 		}
 	})
 }
