@@ -33,7 +33,7 @@
 //	                 overlaps another, is in a file that imports "C", or
 //	                 would not parse is left unapplied and its finding
 //	                 printed; with packages that do not load it applies
-//	                 nothing and exits 2
+//	                 nothing and exits 2; not with -merge or -f binary
 //	-progress        print progress (packages loaded, then analysed of
 //	                 the total, dependencies included) to stderr; on by
 //	                 default when stderr is a terminal (one line rewritten

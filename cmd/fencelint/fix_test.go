@@ -129,6 +129,15 @@ func TestFix(t *testing.T) {
 		}
 	})
 
+	t.Run("no-lint-run", func(t *testing.T) {
+		for _, args := range [][]string{{"-fix", "-f", "binary", "./..."}, {"-fix", "-merge"}} {
+			_, stderr, code := run(t, dir, os.Environ(), bin, args...)
+			if code != exitFailure || !strings.Contains(string(stderr), "-fix needs a lint run") {
+				t.Errorf("%q: exit %d, want %d with a usage message\nstderr:\n%s", args, code, exitFailure, stderr)
+			}
+		}
+	})
+
 	t.Run("load-error", func(t *testing.T) {
 		dir := fixModule(t, map[string]string{"fix.go": fixSrc, "bad.go": "package fixtest\n\nvar x int = \"x\"\n"})
 		_, stderr, code := run(t, dir, os.Environ(), bin, "-fix", "./...")

@@ -74,6 +74,10 @@ func standalone(args []string) int {
 
 	format := flagValue(fs, "f")
 	if flagValue(fs, "list-checks") == "true" || flagValue(fs, "merge") == "true" || format == "binary" {
+		if *fix {
+			fmt.Fprintln(os.Stderr, "fencelint: -fix needs a lint run: not with -merge, -f binary or -list-checks")
+			return exitFailure
+		}
 		// Modes that print no fresh diagnostics (or, with -merge, only
 		// lintcmd's own exit code): lintcmd's behaviour, our SARIF URLs.
 		return executeFormatted(cmd, format, nil)
@@ -131,7 +135,7 @@ func newCommand() *lintcmd.Command {
 //
 // Only the first analyzer reports ignores naming an unknown analyzer, and
 // -checks may leave it out; so every other copy reports them too (cached
-// results do not depend on -checks), and rewriteResults keeps one of each.
+// results do not depend on -checks), and readResults keeps one of each.
 func lintcmdAnalyzers(as []*lint.Analyzer) []*lint.Analyzer {
 	out := make([]*lint.Analyzer, len(as))
 	for i, la := range as {
