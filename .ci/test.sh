@@ -24,6 +24,13 @@
 #   8. the soak over std plus every dependency module;
 #   9. the PostgreSQL proof's statement count;
 #  10. every fuzz target for FUZZTIME (default 30s) each.
+#
+# Each step prints what it does and roughly how long it takes on a shared
+# 2-core machine (estimates, cold caches first), then how long it took.
+#
+# PostgreSQL: if step 1 started the server, it is stopped when this script
+# exits (success or failure); a server that was already running is left
+# running. Stop one by hand with: bash .ci/postgres.sh stop
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,39 +40,61 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-timeout=45m"
 # Missing tools fail the integration tests instead of skipping them.
 export FENCELINT_INTEGRATION=require
 
-echo "--- PostgreSQL"
-eval "$(bash .ci/postgres.sh)"
+# step NAME ROUGHLY: announce a step and how long it usually takes; the
+# previous step's duration is printed first.
+step_start=
+step() {
+	if [[ -n "$step_start" ]]; then echo "    (took $((SECONDS - step_start))s)"; fi
+	echo "--- $1 (roughly $2)"
+	step_start=$SECONDS
+}
 
-echo "--- Redis"
+step "PostgreSQL on 127.0.0.1 for the SQL proof" "5 s; 1-2 min when apt-get installs it"
+pg_pid="${FENCELINT_PG_DIR:-/tmp/fencelint-pg}/data/postmaster.pid"
+pg_was_running=false
+if [[ -f "$pg_pid" ]]; then pg_was_running=true; fi
+eval "$(bash .ci/postgres.sh)"
+if ! $pg_was_running; then
+	trap 'echo "--- stopping the PostgreSQL this script started"; bash .ci/postgres.sh stop' EXIT
+fi
+
+step "redis-server for the Redis proof" "seconds; 30 s when apt-get installs it"
 bash .ci/redis.sh
 
-echo "--- Graphviz (the fence map's SVG test)"
+step "Graphviz for the fence map's SVG test" "seconds; 30 s when apt-get installs it"
 if ! command -v dot >/dev/null; then
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends graphviz >/dev/null
 fi
 dot -V
 
-echo "--- pre-commit"
+step "pre-commit for the hook's end-to-end test" "seconds; 1 min when apt-get installs it"
 bash .ci/precommit.sh
 
-echo "--- custom golangci-lint (cached in ${FENCELINT_GCL_DIR:=$HOME/.cache/fencelint-gcl})"
+step "custom golangci-lint (cached in ${FENCELINT_GCL_DIR:=$HOME/.cache/fencelint-gcl})" "3-4 min cold, seconds when cached"
 bash .ci/gcl.sh "$FENCELINT_GCL_DIR"
 export FENCELINT_GCL="$FENCELINT_GCL_DIR/custom-gcl"
 
-echo "--- go test ./..."
+step "go test ./... (unit, analysistest, e2e through the CLI, go vet, golangci-lint, pre-commit)" "15-30 min cold: the e2e tests compile etcd, gRPC and the AWS SDK; 5 min warm"
 go test ./...
 
-echo "--- go test -race ./analyzer/... (drivers run a package's analyzers concurrently)"
+step "go test -race ./analyzer/... (drivers run a package's analyzers concurrently)" "5-10 min"
 go test -race ./analyzer/...
 
-echo "--- etcd and Redis proofs (module analyzer/internal/storeproof; go test ./... does not enter it)"
-(cd analyzer/internal/storeproof && go vet ./... && go test -count=1 -v ./... 2>&1 | grep -E '^(etcdproof:|redisproof:|--- (PASS|FAIL|SKIP)|ok|FAIL)')
+step "etcd and Redis proofs (module analyzer/internal/storeproof; go test ./... does not enter it)" "1 min warm; +2 min to build etcd's server cold"
+proof_log=$(mktemp)
+if ! (cd analyzer/internal/storeproof && go vet ./... && go test -count=1 -v ./...) >"$proof_log" 2>&1; then
+	cat "$proof_log"
+	exit 1
+fi
+grep -E '^(etcdproof:|redisproof:|--- (PASS|FAIL|SKIP)|ok|FAIL)' "$proof_log"
+rm -f "$proof_log"
 
-echo "--- soak: std and every dependency module (any finding is a false positive)"
+step "soak: std and every dependency module (any finding is a false positive)" "2-5 min"
 FENCELINT_SOAK_PATTERNS=all go test -count=1 -run '^TestSoakStd$' ./analyzer/internal/pgproof/
 
-echo "--- PostgreSQL proof"
+step "PostgreSQL proof" "under a minute"
 go test -count=1 -v -run '^TestPostgresProof$' ./analyzer/internal/pgproof/ 2>&1 | grep -E '^(pgproof:|--- (PASS|FAIL)|ok|FAIL)'
 
-echo "--- fuzz (${FUZZTIME:=30s} per target)"
+step "fuzz (${FUZZTIME:=30s} per target, 4 targets)" "4 x $FUZZTIME plus build time"
 FUZZTIME=$FUZZTIME bash .ci/fuzz.sh
+echo "    (took $((SECONDS - step_start))s)"

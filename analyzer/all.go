@@ -4,6 +4,7 @@ package analyzer
 import (
 	"github.com/fencelint/fencelint/analyzer/appcheck"
 	"github.com/fencelint/fencelint/analyzer/fencepredicate"
+	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/optionaltoken"
 	"github.com/fencelint/fencelint/analyzer/silentreject"
 	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
@@ -31,3 +32,32 @@ func Analyzers() []*analysis.Analyzer {
 	}
 	return out
 }
+
+// Names returns the analyzers' names in contract order.
+func Names() []string {
+	out := make([]string, len(All))
+	for i, a := range All {
+		out[i] = a.Analyzer.Name
+	}
+	return out
+}
+
+// Suggest returns the analyzer name closest to a misspelt one (at most two
+// edits away, ignoring case), or "" when none is that close.
+func Suggest(name string) string { return directive.Closest(name, Names()) }
+
+// UnknownIgnores returns the findings on //fencelint:ignore directives of
+// pass's files that name no fencelint analyzer. The first analyzer of All
+// reports them itself; a driver that may leave it out (the standalone CLI
+// with -checks) reports these from the other analyzers and keeps one of
+// each.
+func UnknownIgnores(pass *analysis.Pass) []analysis.Diagnostic {
+	if !directive.HasAny(pass.Files) {
+		return nil // fast path: no //fencelint: comment at all
+	}
+	return directive.CollectIgnores(pass).UnknownNames(Names())
+}
+
+// UnknownIgnoreMessage starts the message of the finding reported on a
+// //fencelint:ignore that names no analyzer.
+const UnknownIgnoreMessage = directive.UnknownAnalyzerPrefix

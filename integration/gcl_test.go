@@ -123,10 +123,21 @@ func TestGolangciLint(t *testing.T) {
 		}
 	})
 
-	t.Run("unknown flag", func(t *testing.T) {
+	t.Run("flags setting", func(t *testing.T) {
+		// The analyzers define no flags: a flags: map is an unknown key.
 		r := lint(t, "flags:\n  nosuch: \"1\"")
-		if r.code == 0 || r.code == 1 || !strings.Contains(r.stderr, `unknown flag "nosuch"`) {
-			t.Errorf("exit %d, want a failed run (not 0 or 1) naming the unknown flag; stderr:\n%s", r.code, r.stderr)
+		if r.code == 0 || r.code == 1 || !strings.Contains(r.stderr, `unknown field "flags"`) {
+			t.Errorf("exit %d, want a failed run (not 0 or 1) naming the flags key; stderr:\n%s", r.code, r.stderr)
+		}
+	})
+
+	t.Run("misspelt linter", func(t *testing.T) {
+		// golangci-lint's own check, as docs/golangci-lint.md says: a
+		// typo in enable fails the run instead of linting nothing.
+		writeFile(t, dir, ".golangci.yml", strings.Replace(gclConfig(""), "    - unfencedwrite\n", "    - unfencedwrit\n", 1))
+		r := run(t, dir, env, bin, "run", "-c", cfg, "./...")
+		if r.code == 0 || r.code == 1 || !strings.Contains(r.stderr, "unknown linters: 'unfencedwrit'") {
+			t.Errorf("exit %d, want a failed run naming the unknown linter; stderr:\n%s", r.code, r.stderr)
 		}
 	})
 }

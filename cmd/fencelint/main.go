@@ -11,6 +11,9 @@ import (
 func main() {
 	args := os.Args[1:]
 	if vetProtocol(args) {
+		if last := args[len(args)-1]; strings.HasSuffix(last, ".cfg") {
+			vetCgoSkipped(os.Stderr, last)
+		}
 		unitchecker.Main(analyzer.Analyzers()...) // does not return
 	}
 	os.Exit(standalone(args))

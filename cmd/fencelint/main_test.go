@@ -376,6 +376,13 @@ type lintcmdJSON struct {
 	} `json:"location"`
 	Message string `json:"message"`
 	URL     string `json:"url"`
+	Related []struct {
+		End struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+		} `json:"end"`
+		Message string `json:"message"`
+	} `json:"related"`
 }
 
 func parseLintJSON(t *testing.T, data []byte) []lintcmdJSON {
@@ -418,6 +425,14 @@ func TestStandaloneEndToEnd(t *testing.T) {
 			}
 			if !filepath.IsAbs(d.Location.File) {
 				t.Errorf("-f json file %q is not absolute", d.Location.File)
+			}
+			if d.Severity != "warning" {
+				t.Errorf("%s:%d: severity %q, want warning (as in SARIF)", d.Location.File, d.Location.Line, d.Severity)
+			}
+			for _, r := range d.Related {
+				if r.End.File == "" || r.End.Line == 0 {
+					t.Errorf("%s:%d: related %q has an empty end", d.Location.File, d.Location.Line, r.Message)
+				}
 			}
 			pos, err := relLine(dir, d.Location.File, strconv.Itoa(d.Location.Line))
 			if err != nil {

@@ -12,12 +12,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/fencelint/fencelint/analyzer"
 	"golang.org/x/tools/go/analysis"
@@ -33,59 +34,39 @@ const (
 	exitFailure  = 2 // packages did not load or type-check, bad usage, or a fatal error
 )
 
-// applyFixes applies suggested fixes by running go vet -fix with this
-// binary as the vettool: lintcmd has no fix mode, and go vet's applies
-// edits atomically per file and refuses conflicting ones. -a keeps go
-// vet's result cache from replaying a run without fixes. Analyzer flags
-// (-NAME.flag) and the package patterns are passed on.
-func applyFixes(fs *flag.FlagSet) int {
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fencelint:", err)
-		return exitFailure
-	}
-	vetArgs := []string{"vet", "-a", "-fix", "-vettool=" + self}
-	fs.Visit(func(f *flag.Flag) {
-		if strings.Contains(f.Name, ".") && !strings.HasPrefix(f.Name, "debug.") {
-			vetArgs = append(vetArgs, "-"+f.Name+"="+f.Value.String())
-		}
-	})
-	vetArgs = append(vetArgs, fs.Args()...)
-	c := exec.Command("go", vetArgs...)
-	c.Stdout, c.Stderr = os.Stdout, os.Stderr
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return exitFindings // findings without a fix remain
-		}
-		fmt.Fprintln(os.Stderr, "fencelint: go vet -fix:", err)
-		return exitFailure
-	}
-	return exitClean
-}
-
 // homepage is the SARIF tool.driver.informationUri.
 const homepage = "https://github.com/fencelint/fencelint"
 
 // standalone runs the lintcmd (staticcheck) frontend with fencelint's
 // analyzers and returns the process exit code.
 func standalone(args []string) int {
+	start := time.Now()
 	cmd := newCommand()
 	fs := cmd.FlagSet()
 	list := fs.Bool("list", false, "List fencelint's analyzers (name and title) and exit")
-	fix := fs.Bool("fix", false, "Apply suggested fixes (through go vet -fix with fencelint as its vettool)")
+	fix := fs.Bool("fix", false, "Apply the suggested fixes of the findings, then report the findings left unfixed")
+	progress := fs.Bool("progress", false, "Print progress (packages loaded and analysed) to stderr; on by default when stderr is a terminal, -progress=false turns it off")
 	fenceMapFormat := fs.String("fencemap", "", "Print the fence map of the packages instead of findings: what every lock protects, in `FORMAT` json, md, dot or mermaid (docs/fencemap.md)")
 	blindSpots := fs.Bool("blindspots", false, "Print only the calls inside lock scopes fencelint could not see into, with the directive that would teach it (format from -fencemap, default md)")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
+	describeFlags(fs)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
+
+	for _, name := range []string{"checks", "fail"} {
+		if err := checkNames(name, flagValue(fs, name), analyzer.Names()); err != nil {
+			fmt.Fprintln(os.Stderr, "fencelint:", err)
+			return exitFailure
+		}
+	}
 
 	switch {
 	case *fenceMapFormat != "" || *blindSpots:
 		return fenceMap(*fenceMapFormat, *blindSpots, fs.Args())
-	case *fix:
-		return applyFixes(fs)
 	case *list:
 		listAnalyzers(os.Stdout, analyzer.All)
+		return exitClean
+	case flagValue(fs, "version") == "true" || flagValue(fs, "debug.version") == "true":
+		printVersion(os.Stdout, flagValue(fs, "debug.version") == "true")
 		return exitClean
 	case flagValue(fs, "explain") != "":
 		return explain(os.Stdout, os.Stderr, analyzer.All, flagValue(fs, "explain"))
@@ -96,8 +77,11 @@ func standalone(args []string) int {
 	}
 
 	format := flagValue(fs, "f")
-	if flagValue(fs, "version") == "true" || flagValue(fs, "list-checks") == "true" ||
-		flagValue(fs, "debug.version") == "true" || flagValue(fs, "merge") == "true" || format == "binary" {
+	if flagValue(fs, "list-checks") == "true" || flagValue(fs, "merge") == "true" || format == "binary" {
+		if *fix {
+			fmt.Fprintln(os.Stderr, "fencelint: -fix needs a lint run: not with -merge, -f binary or -list-checks")
+			return exitFailure
+		}
 		// Modes that print no fresh diagnostics (or, with -merge, only
 		// lintcmd's own exit code): lintcmd's behaviour, our SARIF URLs.
 		return executeFormatted(cmd, format, nil)
@@ -108,7 +92,23 @@ func standalone(args []string) int {
 		fmt.Fprintf(os.Stderr, "fencelint: unsupported output format %q (want text, stylish, json or sarif)\n", format)
 		return exitFailure
 	}
-	return lintTwoPhase(cmd, fs, format)
+	opts := lintOptions{format: format, fix: *fix, tty: isTerminal(os.Stderr), start: start}
+	opts.progress = opts.tty
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "progress" {
+			opts.progress = *progress
+		}
+	})
+	return lintTwoPhase(cmd, fs, opts)
+}
+
+// lintOptions are the standalone run's choices beyond lintcmd's flags.
+type lintOptions struct {
+	format   string
+	fix      bool      // apply suggested fixes between the phases
+	progress bool      // show lintcmd's progress on stderr
+	tty      bool      // stderr is a terminal
+	start    time.Time // for the summary line
 }
 
 // buildSalt, set with -ldflags=-X main.buildSalt=..., makes a build's
@@ -119,10 +119,8 @@ var buildSalt string
 
 func newCommand() *lintcmd.Command {
 	cmd := lintcmd.NewCommand("fencelint")
-	human, machine := "devel", "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		human, machine = bi.Main.Version, bi.Main.Version
-	}
+	human, _ := buildVersion(debug.ReadBuildInfo())
+	machine := human
 	if buildSalt != "" {
 		human += "+" + buildSalt
 	}
@@ -138,18 +136,29 @@ func newCommand() *lintcmd.Command {
 // be dropped silently, and //lint:ignore, -checks and -fail match the
 // category too. The copies clear Category before lintcmd sees it; go vet and
 // other drivers still get the analyzers unchanged.
+//
+// Only the first analyzer reports ignores naming an unknown analyzer, and
+// -checks may leave it out; so every other copy reports them too (cached
+// results do not depend on -checks), and readResults keeps one of each.
 func lintcmdAnalyzers(as []*lint.Analyzer) []*lint.Analyzer {
 	out := make([]*lint.Analyzer, len(as))
 	for i, la := range as {
 		a := *la.Analyzer // shallow copy: same Requires, FactTypes, flag values
 		run := la.Analyzer.Run
+		first := i == 0
 		a.Run = func(pass *analysis.Pass) (any, error) {
 			report := pass.Report
 			pass.Report = func(d analysis.Diagnostic) {
 				d.Category = ""
 				report(d)
 			}
-			return run(pass)
+			res, err := run(pass)
+			if err == nil && !first {
+				for _, d := range analyzer.UnknownIgnores(pass) {
+					pass.Report(d)
+				}
+			}
+			return res, err
 		}
 		out[i] = &lint.Analyzer{Doc: la.Doc, Analyzer: &a}
 	}
@@ -161,14 +170,20 @@ func lintcmdAnalyzers(as []*lint.Analyzer) []*lint.Analyzer {
 // lintcmd's own `-f binary` output (gob, what `staticcheck -merge` reads),
 // which we inspect for compile/config diagnostics; phase two feeds it to
 // `-merge` in the requested format, exactly as `staticcheck -f binary |
-// staticcheck -merge -f FORMAT` would.
-func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
+// staticcheck -merge -f FORMAT` would. With fix, the suggested fixes of
+// phase one's findings are applied in between and the fixed findings left
+// out of phase two. Text and stylish output end with a summary line on
+// stderr.
+func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int {
+	format := opts.format
 	dir, err := os.MkdirTemp("", "fencelint-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
 	}
 	defer os.RemoveAll(dir)
+
+	warnCgoSkipped(os.Stderr, listCgoSkipped(fs.Args(), flagValue(fs, "tags")))
 
 	binPath := filepath.Join(dir, "results.gob")
 	if err := fs.Set("f", "binary"); err != nil {
@@ -179,7 +194,11 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
 	}
-	status := withStdout(bin, cmd.Execute)
+	execute := cmd.Execute
+	if opts.progress {
+		execute = func() int { return withProgress(os.Stderr, opts.tty, cmd.Execute) }
+	}
+	status := withStdout(bin, execute)
 	if err := bin.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
@@ -191,9 +210,29 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
 
 	noCompile := flagValue(fs, "debug.no-compile-errors") == "true"
 	mergePath := filepath.Join(dir, "merge.gob")
-	loadErrors, err := rewriteResults(binPath, mergePath, noCompile)
+	results, loadErrors, badIgnores, err := readResults(binPath, noCompile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
+		return exitFailure
+	}
+	if err := checkConfigNames(results); err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
+	}
+	if opts.fix {
+		if loadErrors > 0 {
+			fmt.Fprintln(os.Stderr, "fencelint: -fix: applied no fix: packages did not load (reported below), so the findings are incomplete")
+		} else {
+			fixed, err := applyFixes(os.Stderr, results)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "fencelint: -fix:", err)
+				return exitFailure
+			}
+			results = fixed
+		}
+	}
+	if err := writeResults(mergePath, results); err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint: writing lint results:", err)
 		return exitFailure
 	}
 
@@ -215,7 +254,13 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, format string) int {
 			}
 		}
 	})
-	if loadErrors > 0 {
+	if format == "text" || format == "stylish" {
+		fmt.Fprintln(os.Stderr, summary(results, flagValue(fs, "show-ignored") == "true", time.Since(opts.start)))
+	}
+	if badIgnores > 0 {
+		fmt.Fprintf(os.Stderr, "fencelint: %d //fencelint:ignore directive(s) name an unknown analyzer (reported above): a typo there disables nothing and suppresses nothing\n", badIgnores)
+	}
+	if loadErrors > 0 || badIgnores > 0 {
 		return exitFailure
 	}
 	return status
@@ -239,27 +284,23 @@ type diagnostic struct {
 
 const severityIgnored = 2
 
-// rewriteResults reads lintcmd's binary results from src, counts
+// readResults reads lintcmd's binary results from src, counts
 // diagnostics that mean "this package did not load or type-check"
-// (lintcmd's categories compile and config), makes the paths absolute again
+// (lintcmd's categories compile and config) and those on a
+// //fencelint:ignore naming an unknown analyzer (a usage error), makes the paths absolute again
 // (-f binary makes them relative for cross-machine merging; the json and
 // stylish formats print absolute paths when lintcmd lints directly) and
-// writes the results to dst for -merge.
-func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err error) {
+// returns the results, one per build configuration.
+func readResults(src string, noCompileErrors bool) (results []lintResult, loadErrors, badIgnores int, err error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return 0, err
+		return nil, 0, 0, err
 	}
 	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return 0, err
-	}
-	defer out.Close()
 
 	cwd, err := os.Getwd()
 	if err != nil {
-		return 0, err
+		return nil, 0, 0, err
 	}
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
@@ -267,6 +308,7 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 		}
 		return filepath.Join(cwd, filepath.FromSlash(p))
 	}
+	counted := map[[2]string]bool{} // position and message of bad ignores
 	br := bufio.NewReader(in)
 	for {
 		// lintcmd writes one self-contained gob stream per build
@@ -276,7 +318,7 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return 0, err
+			return nil, 0, 0, err
 		}
 		for i := range res.Diagnostics {
 			d := &res.Diagnostics[i]
@@ -288,6 +330,36 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 			case "config":
 				loadErrors++
 			}
+		}
+		// Keep one finding per bad ignore: the one of the analyzer first
+		// in contract order (unfencedwrite when it ran).
+		keep := map[[2]string]int{}
+		for i, d := range res.Diagnostics {
+			if !strings.HasPrefix(d.Message, analyzer.UnknownIgnoreMessage) {
+				continue
+			}
+			k := [2]string{d.Position.String(), d.Message}
+			if j, ok := keep[k]; !ok || contractRank(d.Category) < contractRank(res.Diagnostics[j].Category) {
+				keep[k] = i
+			}
+		}
+		kept := res.Diagnostics[:0]
+		for i, d := range res.Diagnostics {
+			if strings.HasPrefix(d.Message, analyzer.UnknownIgnoreMessage) {
+				k := [2]string{d.Position.String(), d.Message}
+				if keep[k] != i {
+					continue // the same directive, reported by another analyzer
+				}
+				if d.Severity != severityIgnored && !counted[k] {
+					counted[k] = true
+					badIgnores++
+				}
+			}
+			kept = append(kept, d)
+		}
+		res.Diagnostics = kept
+		for i := range res.Diagnostics {
+			d := &res.Diagnostics[i]
 			d.Position.Filename = abs(d.Position.Filename)
 			d.End.Filename = abs(d.End.Filename)
 			for j := range d.Related {
@@ -305,11 +377,33 @@ func rewriteResults(src, dst string, noCompileErrors bool) (loadErrors int, err 
 		for i, f := range res.CheckedFiles {
 			res.CheckedFiles[i] = abs(f)
 		}
+		results = append(results, res)
+	}
+	return results, loadErrors, badIgnores, nil
+}
+
+// writeResults writes results to dst in lintcmd's binary format, one gob
+// stream per build configuration, for -merge.
+func writeResults(dst string, results []lintResult) error {
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	for _, res := range results {
 		if err := gob.NewEncoder(out).Encode(res); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return loadErrors, out.Close()
+	return out.Close()
+}
+
+// contractRank is the index of the analyzer named name in analyzer.All.
+func contractRank(name string) int {
+	if i := slices.Index(analyzer.Names(), name); i >= 0 {
+		return i
+	}
+	return len(analyzer.All)
 }
 
 // executeFormatted runs cmd. With -f sarif it captures the log and points
@@ -327,7 +421,9 @@ func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[str
 		return exitFailure
 	}
 	if format == "json" {
-		os.Stdout.Write(addJSONURLs(buf.Bytes(), analyzer.All))
+		// Severity first: its rewriter re-encodes each line, and would
+		// drop the url field added after it.
+		os.Stdout.Write(addJSONURLs(fixJSONSeverity(buf.Bytes(), analyzer.All), analyzer.All))
 		return status
 	}
 	fixed, err := fixSARIF(buf.Bytes(), analyzer.All, edit)
@@ -390,6 +486,57 @@ func fixSARIF(data []byte, as []*lint.Analyzer, edit func(run map[string]any)) (
 	return out.Bytes(), nil
 }
 
+// jsonDiagnostic is one line of lintcmd's -f json output, fields in its
+// order.
+type jsonDiagnostic struct {
+	Code     string          `json:"code"`
+	Severity string          `json:"severity,omitempty"`
+	Location json.RawMessage `json:"location"`
+	End      json.RawMessage `json:"end"`
+	Message  string          `json:"message"`
+	Related  json.RawMessage `json:"related,omitempty"`
+}
+
+// fixJSONSeverity sets the severity of each analyzer's findings in
+// lintcmd's JSON lines to the analyzer's documented severity, the level
+// SARIF gives its rule ("warning" for every fencelint analyzer). lintcmd
+// writes "error" for the analyzers in -fail and "warning" for the rest, so
+// the two formats disagreed; -fail decides the exit status, not the
+// severity. Other codes (compile, config, staticcheck) keep lintcmd's
+// value. Lines that do not decode pass through unchanged.
+func fixJSONSeverity(data []byte, as []*lint.Analyzer) []byte {
+	level := map[string]string{}
+	for _, a := range as {
+		level[a.Analyzer.Name] = severityLevel(a.Doc.Severity)
+	}
+	var out bytes.Buffer
+	for line := range bytes.Lines(data) {
+		var d jsonDiagnostic
+		if json.Unmarshal(line, &d) != nil || level[d.Code] == "" {
+			out.Write(line)
+			continue
+		}
+		d.Severity = level[d.Code]
+		enc := json.NewEncoder(&out) // Encode ends the line
+		if enc.Encode(d) != nil {
+			out.Write(line)
+		}
+	}
+	return out.Bytes()
+}
+
+// severityLevel is the SARIF level lintcmd gives a rule of this severity.
+func severityLevel(s lint.Severity) string {
+	switch s {
+	case lint.SeverityError:
+		return "error"
+	case lint.SeverityInfo, lint.SeverityHint:
+		return "note"
+	default:
+		return "warning"
+	}
+}
+
 func asSlice(v any) []any {
 	s, _ := v.([]any)
 	return s
@@ -436,7 +583,11 @@ func liftAnalyzerFlags(fs *flag.FlagSet, as []*lint.Analyzer) []string {
 		seen[a] = true
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			name := a.Name + "." + f.Name
-			fs.Var(f.Value, name, f.Usage)
+			usage := f.Usage
+			if strings.HasPrefix(a.Name, "fencelint_") {
+				usage = "(shared engine) " + usage
+			}
+			fs.Var(f.Value, name, usage)
 			names = append(names, name)
 		})
 		for _, r := range a.Requires {
@@ -493,8 +644,52 @@ func explain(stdout, stderr io.Writer, as []*lint.Analyzer, name string) int {
 			return exitClean
 		}
 	}
-	fmt.Fprintf(stderr, "fencelint: unknown analyzer %q (fencelint -list shows them)\n", name)
+	fmt.Fprintf(stderr, "fencelint: -explain: unknown analyzer %q%s (fencelint -list shows them)\n", name, didYouMean(name))
 	return exitFailure
+}
+
+func didYouMean(name string) string {
+	if s := analyzer.Suggest(name); s != "" {
+		return "; did you mean " + s + "?"
+	}
+	return ""
+}
+
+// checkNames checks the analyzer list of -checks or -fail (value as
+// lintcmd's list flag prints it: quoted, comma-separated). lintcmd ignores
+// names that match no analyzer, so a typo ran nothing (-checks) or failed
+// on nothing (-fail) and exited 0. Accepted: all, * and inherit, a
+// known name or a glob (path.Match syntax) matching one, each optionally
+// negated with a leading -. An empty -checks runs nothing and is refused;
+// an empty -fail (findings never fail the run) is allowed.
+func checkNames(flagName, value string, known []string) error {
+	value = strings.Trim(value, `"`)
+	if value == "" {
+		if flagName == "checks" {
+			return fmt.Errorf("-checks is empty: it would run no analyzer (fencelint -list shows them)")
+		}
+		return nil
+	}
+	for elem := range strings.SplitSeq(value, ",") {
+		name := strings.TrimPrefix(strings.TrimSpace(elem), "-")
+		switch name {
+		case "all", "*", "inherit":
+			continue
+		case "":
+			return fmt.Errorf("-%s=%s: empty analyzer name", flagName, value)
+		}
+		matched := false
+		for _, k := range known {
+			if ok, err := path.Match(strings.ToLower(name), k); err == nil && ok {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return fmt.Errorf("-%s: unknown analyzer %q%s (fencelint -list shows them)", flagName, name, didYouMean(name))
+		}
+	}
+	return nil
 }
 
 func flagValue(fs *flag.FlagSet, name string) string {

@@ -19,12 +19,12 @@
 //	      unfencedwrite:
 //	        type: module
 //	        description: writes under a distributed lock without a fencing token
-//	        settings:
-//	          flags:
-//	            some-flag: "value"
 //
-// Settings are decoded strictly: an unknown key, or a flag the analyzer does
-// not define, fails the golangci-lint run.
+// fencelint's analyzers have no settings and no flags (teach them your
+// lock API with //fencelint: directives, which every driver sees). The
+// settings are still decoded strictly, so any key, such as a flags: map
+// copied from older documentation, fails the golangci-lint run instead of
+// being ignored.
 //
 // Diagnostics reach golangci-lint without their Related locations (see
 // withoutRelated): golangci-lint would turn each into an issue of its own
@@ -32,11 +32,7 @@
 package gclplugin
 
 import (
-	"flag"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/fencelint/fencelint/analyzer"
 	"github.com/golangci/plugin-module-register/register"
@@ -49,18 +45,10 @@ func init() {
 	}
 }
 
-// Settings is one plugin's linters.settings.custom.<name>.settings.
-type Settings struct {
-	// Flags sets the analyzer's own flags (Analyzer.Flags, the -NAME.flag
-	// of go vet and the standalone CLI), by flag name without the analyzer
-	// prefix. Values are strings: quote numbers and booleans in YAML.
-	//
-	// Analyzers are package-level singletons, so a flag set here changes
-	// that analyzer for the whole golangci-lint process. That is harmless
-	// there (one configuration per run), but it is global state: only the
-	// flags listed are set, and nothing else is touched.
-	Flags map[string]string `json:"flags"`
-}
+// Settings is one plugin's linters.settings.custom.<name>.settings. It has
+// no keys: fencelint's analyzers define no flags, and configuration goes
+// through //fencelint: directives in code.
+type Settings struct{}
 
 // plugin serves one analyzer to golangci-lint.
 type plugin struct {
@@ -72,12 +60,8 @@ type plugin struct {
 func newFor(a *analysis.Analyzer) register.NewPlugin {
 	wrapped := withoutRelated(a)
 	return func(conf any) (register.LinterPlugin, error) {
-		s, err := register.DecodeSettings[Settings](conf) // unknown keys are errors
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a.Name, err)
-		}
-		if err := setFlags(a, s.Flags); err != nil {
-			return nil, fmt.Errorf("%s: %w", a.Name, err)
+		if _, err := register.DecodeSettings[Settings](conf); err != nil { // every key is unknown
+			return nil, fmt.Errorf("%s: %w (fencelint's analyzers take no settings; use //fencelint: directives)", a.Name, err)
 		}
 		return &plugin{a: wrapped}, nil
 	}
@@ -106,29 +90,6 @@ func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
 		return a.Run(&p)
 	}
 	return &w
-}
-
-// setFlags applies flags to a.Flags in name order (so errors are stable).
-func setFlags(a *analysis.Analyzer, flags map[string]string) error {
-	for _, name := range slices.Sorted(maps.Keys(flags)) {
-		if a.Flags.Lookup(name) == nil {
-			return fmt.Errorf("unknown flag %q (known: %s)", name, knownFlags(a))
-		}
-		if err := a.Flags.Set(name, flags[name]); err != nil {
-			return fmt.Errorf("flag %q: %w", name, err)
-		}
-	}
-	return nil
-}
-
-func knownFlags(a *analysis.Analyzer) string {
-	var names []string
-	a.Flags.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	if len(names) == 0 {
-		return "none"
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
 }
 
 // BuildAnalyzers returns the plugin's single analyzer; golangci-lint runs
