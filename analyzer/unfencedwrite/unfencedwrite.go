@@ -57,37 +57,31 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
 	ig := directive.CollectIgnores(pass)
+	// The engine's own failures are reported here, once: unfencedwrite is
+	// the analyzer every configuration runs (docs/unfencedwrite.md).
 	for _, in := range model.Internal {
 		ig.Report(pass, analysis.Diagnostic{
 			Pos: in.Pos, Category: "internal",
 			Message: fmt.Sprintf("internal error: fencelint skipped %s: %s", in.Func, firstLine(in.Msg)),
 		})
 	}
-	for _, w := range model.Writes {
-		if w.Verdict != fence.Unfenced && w.Verdict != fence.RecordedOnly {
+	for _, d := range model.Defects {
+		if d.Kind != fence.DefectUnfenced && d.Kind != fence.DefectRecordedOnly {
 			continue
 		}
+		var related []analysis.RelatedInformation
+		for _, r := range d.Related {
+			related = append(related, analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: r.Message})
+		}
 		ig.Report(pass, analysis.Diagnostic{
-			Pos: w.Pos, End: w.End,
-			Category: category(w),
-			Message:  Message(w),
-			Related:  []analysis.RelatedInformation{{Pos: w.Scope.Pos, Message: scopeNote(w.Scope)}},
+			Pos: d.Pos, End: d.End,
+			Category: d.Category,
+			Message:  Message(d.Write),
+			Related:  related,
 		})
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil
-}
-
-func category(w *fence.Write) string {
-	switch {
-	case w.Verdict == fence.RecordedOnly:
-		return "recorded-only"
-	case w.Scope.NoToken:
-		return "no-token"
-	case w.Helper != "":
-		return "helper"
-	}
-	return "unfenced"
 }
 
 // Message says, in one sentence, which write is unfenced and what is
@@ -106,22 +100,6 @@ func Message(w *fence.Write) string {
 		fmt.Fprintf(&b, "; compare the stored fence with %s in the write itself", w.Scope.Token)
 	}
 	return b.String()
-}
-
-func scopeNote(s *fence.Scope) string {
-	switch s.Kind {
-	case fence.ScopeAcquire:
-		return "lock acquired here"
-	case fence.ScopeLeaseParam:
-		return "the lease this function holds"
-	case fence.ScopeTokenParam:
-		return "the token this function receives"
-	case fence.ScopeCallback:
-		return "callback run under the lock here"
-	case fence.ScopeLeading:
-		return "leader-election callback registered here"
-	}
-	return "lock scope"
 }
 
 func firstLine(s string) string {

@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		return model, nil
 	}
 	e.analyze()
+	e.condDefects()
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
@@ -80,6 +81,13 @@ func run(pass *analysis.Pass) (res any, err error) {
 	fset := pass.Fset
 	sort.SliceStable(model.Writes, func(i, j int) bool {
 		a, b := fset.Position(model.Writes[i].Pos), fset.Position(model.Writes[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
+	sort.SliceStable(model.Defects, func(i, j int) bool {
+		a, b := fset.Position(model.Defects[i].Pos), fset.Position(model.Defects[j].Pos)
 		if a.Filename != b.Filename {
 			return a.Filename < b.Filename
 		}
@@ -162,6 +170,7 @@ type engine struct {
 	sql               *sqlCache
 	lockedRows        map[ssa.Value]bool            // gorm roots that took row locks (lockedRowsOn)
 	lockKeyFields     map[*types.Var]bool           // fields holding an etcd lock key (isLockKeyField)
+	condWrites        []condWrite                   // every judged write, for condDefects
 	ifaceFacts        map[*types.Func]*FuncFact     // interface methods resolved over imported implementations
 	ifaceImpls        map[*types.Func][]*types.Func // their implementations (implementations)
 	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far

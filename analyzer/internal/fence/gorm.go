@@ -157,7 +157,7 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	}
 	stmt := stmts[0]
 	ev.store, ev.target, ev.sql = "gorm", table, q
-	e.judgeSQL(ev, stmt, &binder{e: e, args: args, ok: true})
+	e.judgeSQL(ev, q, stmts, stmt, &binder{e: e, args: args, ok: true})
 	for _, p := range stmt.Params {
 		if a := (&binder{e: e, args: args, ok: true}).value(p); a != nil && e.originOf(a).isToken() {
 			ev.tokenOffsets = append(ev.tokenOffsets, p.Offset)

@@ -124,6 +124,9 @@ type Write struct {
 	Compares []Compare
 	// Recorded are the columns or attributes the write stores the token in.
 	Recorded []string
+	// Cond is the write's own condition as the engine read it (cond.go);
+	// nil for writes whose condition is not read from text or a builder.
+	Cond *Condition
 }
 
 // Compare is one comparison of stored state with the token.

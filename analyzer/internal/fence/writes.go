@@ -35,6 +35,13 @@ type eval struct {
 	tokenOffsets []int
 	compares     []Compare
 	recorded     []string
+	// cond is the write's normalised condition; sqlRead and ddbRead the
+	// readings fencepredicate's defects come from.
+	cond    *Condition
+	sqlRead *sqlRead
+	ddbRead *ddbRead
+	// ddbReads: the items of a DynamoDB transaction that is not fenced.
+	ddbReads []*ddbRead
 	// createOnly: the write only creates what does not exist yet (a
 	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
 	// holder's data, though it is not fenced either.
@@ -78,12 +85,17 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
 				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
 			}
+			w.Cond = ev.cond
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
 				if ev.litArg >= 0 && ev.litArg < len(c.Args) {
 					w.Literal, w.LiteralEnd = c.Args[ev.litArg].Pos(), c.Args[ev.litArg].End()
 				}
+				if w.Cond != nil {
+					e.placeCond(w, ev, c)
+				}
 			}
+			e.condWrites = append(e.condWrites, condWrite{w: w, f: f, ev: ev})
 			ev.write = w
 			e.model.Writes = append(e.model.Writes, w)
 		}
