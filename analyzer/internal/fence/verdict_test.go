@@ -103,6 +103,29 @@ func dumpWrite(w *fence.Write, pos func(token.Pos) string) string {
 		cmps = append(cmps, s)
 	}
 	kv = append(kv, "compares", strings.Join(cmps, ","), "recorded", strings.Join(w.Recorded, ","))
+	if c := w.Cond; c != nil {
+		// The normalised condition: "column Op token-as-written[origin]",
+		// flagged when it does not count for the verdict, sits in an
+		// IS NULL OR group or is weak.
+		var cc []string
+		for _, x := range c.Compares {
+			s := x.Text + x.Op + x.Token + "[" + x.Origin + "]"
+			if !x.Fencing {
+				s += "!fencing"
+			}
+			if x.NullBranch {
+				s += "+null"
+			}
+			if x.Weak {
+				s += "(weak)"
+			}
+			cc = append(cc, s)
+		}
+		kv = append(kv, "cond", strings.Join(cc, ","), "records", strings.Join(c.Records, ","))
+		if c.Unit {
+			kv = append(kv, "unit", "true")
+		}
+	}
 	if w.GuardKind != "" {
 		kv = append(kv, "guard", w.GuardKind)
 	}

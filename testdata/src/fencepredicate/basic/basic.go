@@ -148,3 +148,14 @@ func ignoredBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error 
 	_, err := db.ExecContext(ctx, "UPDATE audit SET fence = $2 WHERE id = $1 AND fence > $2", id, lease.Token)
 	return err
 }
+
+func mergeReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	_, err := db.ExecContext(ctx, "MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id WHEN MATCHED AND t.fence > $2 THEN UPDATE SET body = $1, fence = $2", body, lease.Token, id) // want `is reversed: t.fence > \$2`
+	return err
+}
+
+func mergeGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// ok: the WHEN MATCHED condition is the fence, in the valid direction
+	_, err := db.ExecContext(ctx, "MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id WHEN MATCHED AND t.fence < $2 THEN UPDATE SET body = $1, fence = $2", body, lease.Token, id)
+	return err
+}
