@@ -163,6 +163,13 @@ func (e *engine) condDefects() {
 				d = sqlDefect(w, cw.ev.sqlRead, recordedIn[cw.f])
 			case cw.ev.ddbRead != nil:
 				d = dynamoDefect(w, cw.ev.ddbRead)
+			case len(cw.ev.etcdRead) > 0 && w.Verdict == WrongPredicate:
+				for _, c := range cw.ev.etcdRead {
+					if !validDirection(c.pub.Op) {
+						d = wrongDefect(w, c.pub, true)
+						break
+					}
+				}
 			case len(cw.ev.ddbReads) > 0 && w.Verdict == WrongPredicate:
 				// A transaction: its items are one unit, so only a wrong
 				// direction is an item's own defect (another item may
@@ -227,9 +234,10 @@ func condAnchor(w *Write) (token.Pos, token.Pos) {
 
 // wrongDefect is a reversed or inequality defect on c, with the fix that
 // writes the valid operator in the source's orientation.
-func wrongDefect(w *Write, c CondCompare, builder bool) *Defect {
+func wrongDefect(w *Write, c CondCompare, atCompare bool) *Defect {
+	builder := c.Clause == "expression builder"
 	pos, end := condAnchor(w)
-	if builder && c.Pos.IsValid() {
+	if atCompare && c.Pos.IsValid() {
 		pos, end = c.Pos, c.End
 	}
 	d := &Defect{Kind: DefectReversed, Category: "reversed", Pos: pos, End: end}

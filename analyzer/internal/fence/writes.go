@@ -42,6 +42,8 @@ type eval struct {
 	ddbRead *ddbRead
 	// ddbReads: the items of a DynamoDB transaction that is not fenced.
 	ddbReads []*ddbRead
+	// etcdRead: the token compares of an etcd Txn that is wrongly fenced.
+	etcdRead []readCmp
 	// createOnly: the write only creates what does not exist yet (a
 	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
 	// holder's data, though it is not fenced either.
@@ -443,6 +445,37 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			ev.verdict = Fenced // fails once the lock's own key is gone
 			return ev
 		}
+	}
+	// Compare(target, op, token) read whole: the direction decides, as in
+	// SQL; a compare not read that way falls to the tracing below.
+	var read []readCmp
+	wrong := false
+	for _, c := range cmps {
+		rc, ok := e.readEtcdCmp(c)
+		if !ok || !rc.o.isToken() || rc.o.weak {
+			continue
+		}
+		read = append(read, rc)
+		if validDirection(rc.pub.Op) {
+			ev.verdict = Fenced
+			return ev
+		}
+		wrong = true
+	}
+	if wrong {
+		for _, c := range cmps {
+			if _, ok := e.readEtcdCmp(c); !ok && e.originOf(c).isToken() {
+				ev.verdict = Fenced // another compare (m.IsOwner()) fences it
+				return ev
+			}
+		}
+		ev.verdict = WrongPredicate
+		ev.etcdRead = read
+		ev.cond = &Condition{Compares: publicCompares(read)}
+		if len(read) > 0 {
+			ev.cond.Pos, ev.cond.End = read[0].pub.Pos, read[0].pub.End
+		}
+		return ev
 	}
 	for _, c := range cmps {
 		if o := e.originOf(c); o != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
@@ -157,5 +158,21 @@ func mergeReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body st
 func mergeGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
 	// ok: the WHEN MATCHED condition is the fence, in the valid direction
 	_, err := db.ExecContext(ctx, "MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id WHEN MATCHED AND t.fence < $2 THEN UPDATE SET body = $1, fence = $2", body, lease.Token, id)
+	return err
+}
+
+func etcdTxnReversedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), ">", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit() // want `is reversed: clientv3.ModRevision\("/data"\) > m.Header\(\).Revision lets a stale holder's older token through`
+	return err
+}
+
+func etcdTxnInequalityBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), "!=", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit() // want `compares clientv3.ModRevision\("/data"\) != m.Header\(\).Revision: any other token passes`
+	return err
+}
+
+func etcdTxnGood(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	// ok: the key was last written before this holder's lock revision
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), "<", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit()
 	return err
 }
