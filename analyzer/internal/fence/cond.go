@@ -8,7 +8,9 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 )
 
-// Condition is a write's own condition as the engine read it, normalised:
+// Condition is a write's own condition as the engine read it, normalised
+// (every judged write has one; Text and Compares are empty for writes whose
+// condition is not read from text, a builder or a Txn compare):
 // which stored columns or attributes are compared with which token-derived
 // value and how, and what the write records. It is the one reading of a
 // write's SQL, DynamoDB input or builder chain: the verdict, the
@@ -35,6 +37,15 @@ type Condition struct {
 	// Unit: the write runs in a transaction, batch or multi-item
 	// transaction, so another statement may record or fence for it.
 	Unit bool
+	// CreateOnly: the write only creates what does not exist yet (a plain
+	// INSERT, a ZooKeeper Create): it cannot overwrite a newer holder's
+	// data, though it is not fenced either.
+	CreateOnly bool
+	// Blind: the write carries no condition the store evaluates at all
+	// (an unconditional put or delete, an UPDATE without WHERE, an upsert
+	// without a conflict condition, version -1, a Txn without If, an
+	// object write without precondition whose key carries no token).
+	Blind bool
 	// Partial: a clause could not be read.
 	Partial bool
 }

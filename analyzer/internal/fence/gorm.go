@@ -19,6 +19,7 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	switch w.Kind {
 	case rules.GormSave:
 		ev.verdict = Unfenced
+		ev.blind = true
 		ev.detail = "gorm's Save re-issues an UPDATE that matched no row as an upsert without the WHERE; use Where(...) with the fence, then Updates, and check RowsAffected"
 		return ev
 	case rules.GormCreate:
@@ -163,6 +164,10 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 			ev.tokenOffsets = append(ev.tokenOffsets, p.Offset)
 		}
 	}
+	// gorm adds the model's primary key to the WHERE it builds (and
+	// refuses an update with none): the rebuilt statement's missing WHERE
+	// does not make the write blind.
+	ev.blind = false
 	if where == "" && ev.verdict == Unfenced && ev.detail == "" {
 		ev.detail = "its chain has no Where"
 	}

@@ -125,7 +125,7 @@ type Write struct {
 	// Recorded are the columns or attributes the write stores the token in.
 	Recorded []string
 	// Cond is the write's own condition as the engine read it (cond.go);
-	// nil for writes whose condition is not read from text or a builder.
+	// never nil.
 	Cond *Condition
 }
 

@@ -324,6 +324,10 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 		}
 	default:
 		ev.detail = "its WHERE does not compare a fence column with the token"
+		ev.blind = len(conds) == 0 && !stmt.Partial
+	}
+	if stmt.Verb == sqlcond.Insert && (stmt.OnConflict || stmt.OnDuplicateKey) && !stmt.DoNothing && len(conds) == 0 {
+		ev.blind = true // an upsert that overwrites whatever it finds
 	}
 }
 

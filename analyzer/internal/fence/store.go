@@ -43,6 +43,7 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value, method string) *eval {
 	if !has {
 		ev.verdict = Unfenced
 		ev.detail = "it has no ConditionExpression"
+		ev.blind = true
 		return ev
 	}
 	r := e.readDynamo(fs, method)
@@ -134,6 +135,7 @@ func (e *engine) evalDynamoTransact(cc *ssa.CallCommon, w *rules.Write) *eval {
 		if _, batch := fs["RequestItems"]; batch {
 			ev.verdict = Unfenced
 			ev.detail = "BatchWriteItem has no condition at all"
+			ev.blind = true
 			return ev
 		}
 		ev.verdict = Unknown
@@ -265,6 +267,7 @@ func (e *engine) keyFence(ev *eval, key ssa.Value, detail string) *eval {
 	}
 	ev.verdict = Unfenced
 	ev.detail = detail
+	ev.blind = len(ev.fencedBy) == 0
 	return ev
 }
 

@@ -122,8 +122,13 @@ func dumpWrite(w *fence.Write, pos func(token.Pos) string) string {
 			cc = append(cc, s)
 		}
 		kv = append(kv, "cond", strings.Join(cc, ","), "records", strings.Join(c.Records, ","))
-		if c.Unit {
-			kv = append(kv, "unit", "true")
+		for _, f := range []struct {
+			key string
+			on  bool
+		}{{"unit", c.Unit}, {"create-only", c.CreateOnly}, {"blind", c.Blind}} {
+			if f.on {
+				kv = append(kv, f.key, "true")
+			}
 		}
 	}
 	if w.GuardKind != "" {

@@ -48,6 +48,9 @@ type eval struct {
 	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
 	// holder's data, though it is not fenced either.
 	createOnly bool
+	// blind: the write carries no condition the store evaluates at all
+	// (an unconditional put, an UPDATE without WHERE, version -1).
+	blind bool
 }
 
 // checkWrites gives a verdict to every write inside a scope of f.
@@ -87,6 +90,11 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
 				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
 			}
+			if ev.cond == nil {
+				ev.cond = &Condition{}
+			}
+			ev.cond.Blind, ev.cond.CreateOnly = ev.blind, ev.createOnly
+			ev.cond.Unit = ev.cond.Unit || ev.unit != nil
 			w.Cond = ev.cond
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
@@ -262,6 +270,7 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 			if v, ok := constInt(ps[w.VersionArg]); ok && v == -1 {
 				ev.verdict = Unfenced
 				ev.detail = "version -1 makes it unconditional"
+				ev.blind = true
 				return ev
 			}
 		}
@@ -280,6 +289,7 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 				}
 				ev.verdict = Unfenced
 				ev.detail = "it carries no CheckVersionRequest on the lock node"
+				ev.blind = true
 				return ev
 			}
 		}
@@ -345,6 +355,7 @@ func (e *engine) evalConsulTxn(cc *ssa.CallCommon, w *rules.Write) *eval {
 	}
 	ev.verdict = Unfenced
 	ev.detail = "no operation of the transaction checks the lock's session or an index"
+	ev.blind = true
 	return ev
 }
 
@@ -380,6 +391,7 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return ev
 	}
 	ev.detail = "it is unconditional"
+	ev.blind = true
 	return ev
 }
 
@@ -438,6 +450,7 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	if len(cmps) == 0 {
 		ev.verdict = Unfenced
 		ev.detail = "the Txn has no If compare; use If(m.IsOwner()) or compare the token"
+		ev.blind = true
 		return ev
 	}
 	for _, c := range cmps {
