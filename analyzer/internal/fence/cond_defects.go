@@ -387,8 +387,10 @@ func dynamoDefect(w *Write, r *ddbRead) *Defect {
 		for _, c := range cmps {
 			if !validDirection(c.pub.Op) {
 				d := wrongDefect(w, c.pub, builder)
-				if !builder && c.pub.Pos.IsValid() {
-					d.Pos, d.End = r.span(c.pub)
+				if !builder && r.condPos.IsValid() {
+					// The item's own ConditionExpression: in a
+					// transaction, not the first item's.
+					d.Pos, d.End = r.condPos, r.condEnd
 				}
 				return d
 			}
@@ -416,12 +418,4 @@ func dynamoDefect(w *Write, r *ddbRead) *Defect {
 	}
 	pos, end := condAnchor(w)
 	return &Defect{Kind: DefectNotRecorded, Category: "not-recorded", Pos: pos, End: end, Compare: &c, Detail: how}
-}
-
-// span is where a defect of one item is anchored: its ConditionExpression
-// value. Compares of a constant text know their own position; the value's
-// span is the literal's call, which condAnchor already gives for a
-// single-item write.
-func (r *ddbRead) span(CondCompare) (token.Pos, token.Pos) {
-	return r.condPos, r.condEnd
 }
