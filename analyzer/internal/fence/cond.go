@@ -179,7 +179,7 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 		}
 		return paramO, paramP
 	}
-	isStored := func(op sqlcond.Operand) bool { return op.Column != "" && op.Table != "excluded" }
+	isStored := func(op sqlcond.Operand) bool { _, ok := storedColumn(op); return ok }
 
 	type clause struct {
 		name    string
@@ -217,8 +217,9 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 				if o == nil {
 					continue
 				}
+				column, _ := storedColumn(col)
 				rc := readCmp{o: o, pub: CondCompare{
-					Column: col.Column, Text: col.Text, Op: op, Origin: o.desc, Weak: o.weak,
+					Column: column, Text: col.Text, Op: op, Origin: o.desc, Weak: o.weak,
 					Clause: cl.name, Fencing: cl.fencing && group, Swapped: swapped, Offset: cmp.Offset, Len: len(cmp.Text),
 					ph: ph,
 				}}
@@ -229,7 +230,7 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 				rc.pub.OpText, rc.pub.opOff = opAt(text, cmp.Text, cmp.Offset, cmp.Left.Text)
 				if len(c.Or) > 1 {
 					for _, alt := range c.Or {
-						if alt.Op == "IS NULL" && isStored(alt.Left) && alt.Left.Column == col.Column {
+						if c, ok := storedColumn(alt.Left); ok && alt.Op == "IS NULL" && c == column {
 							rc.pub.NullBranch = true
 						}
 					}
@@ -250,6 +251,31 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 		}
 	}
 	return cmps, recorded, recordOrigin
+}
+
+// coalesceRe matches COALESCE(col, n) (also IFNULL, NVL): the stored
+// column with a default for NULL, the common way to fence rows written
+// before the fence column existed.
+var coalesceRe = regexp.MustCompile(`(?is)^\s*(?:coalesce|ifnull|nvl)\s*\(\s*((?:[a-z_][a-z0-9_$]*|"[^"]+")(?:\.(?:[a-z_][a-z0-9_$]*|"[^"]+"))*)\s*,\s*[-+]?\d+\s*\)\s*$`)
+
+// storedColumn returns the column of the target row an operand reads: a
+// column reference (not EXCLUDED.col, the proposed value), or the column
+// of COALESCE(col, n). The name is lower-cased and unqualified, as
+// sqlcond gives it.
+func storedColumn(op sqlcond.Operand) (string, bool) {
+	if op.Column != "" {
+		return op.Column, op.Table != "excluded"
+	}
+	m := coalesceRe.FindStringSubmatch(op.Text)
+	if m == nil {
+		return "", false
+	}
+	parts := strings.Split(m[1], ".")
+	last := parts[len(parts)-1]
+	if strings.HasPrefix(last, `"`) {
+		return strings.Trim(last, `"`), len(parts) == 1 || !strings.EqualFold(parts[0], "excluded")
+	}
+	return strings.ToLower(last), len(parts) == 1 || !strings.EqualFold(parts[0], "excluded")
 }
 
 // fencingGroup: an OR group fences only when its one alternative besides

@@ -334,9 +334,12 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 	if slices.Contains(recordedInFunc, tc.pub.Column) {
 		return nil // another statement of the function records it
 	}
-	bare := tc.pub.Text
+	bare := tc.pub.Text // as written, unqualified
 	if i := strings.LastIndexByte(bare, '.'); i >= 0 {
 		bare = bare[i+1:]
+	}
+	if strings.ContainsAny(tc.pub.Text, "( ") {
+		bare = tc.pub.Column // COALESCE(fence, 0): the column itself
 	}
 	ph := phText(w.Cond.Text, tc.pub.ph)
 	d := &Defect{Kind: DefectNotRecorded, Category: "not-recorded", Pos: pos, End: end, Compare: &cc, Detail: bare + " = " + ph}

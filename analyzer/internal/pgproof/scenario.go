@@ -226,6 +226,7 @@ func NewCase(pos string, w *fence.Write, facts Facts) (c *Case, skip string) {
 	}
 	for col := range fenceCols {
 		c.FenceCols = append(c.FenceCols, col)
+		add(col, "") // compared inside an expression (COALESCE(fence, 0)) the walk above does not see
 		types[col] = "bigint"
 	}
 	sort.Strings(c.FenceCols)

@@ -176,3 +176,19 @@ func etcdTxnGood(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client
 	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), "<", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit()
 	return err
 }
+
+func coalesceReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND COALESCE(fence, 0) > $2", id, lease.Token) // want `is reversed: COALESCE\(fence, 0\) > \$2 .*; use COALESCE\(fence, 0\) < \$2`
+	return err
+}
+
+func coalesceGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// ok: COALESCE(fence, 0) is the stored fence, compared below the token and recorded
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND COALESCE(fence, 0) < $2", id, lease.Token)
+	return err
+}
+
+func coalesceNotRecordedBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = 0 WHERE id = $1 AND COALESCE(fence, 0) < $2", id, lease.Token) // want `compares COALESCE\(fence, 0\) with the token but never records it: .*; add SET fence = \$2`
+	return err
+}

@@ -293,3 +293,14 @@ func mergeRecordedOnlyBad(ctx context.Context, db *sql.DB, lease Lease, id, body
 		WHEN MATCHED THEN UPDATE SET body = $1, fence = $2`, body, lease.Token, id)
 	return err
 }
+
+func coalesceGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// ok: COALESCE(fence, 0) is the stored fence, a NULL one read as 0
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND COALESCE(fence, 0) < $2", body, lease.Token, id)
+	return err
+}
+
+func coalesceNoTokenBad(ctx context.Context, db *sql.DB, lease Lease, id, body string, limit int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1 WHERE id = $2 AND COALESCE(fence, 0) < $3", body, id, limit) // want `SQL write via db.ExecContext to docs under the Lease held in parameter lease is not fenced: its WHERE does not compare a fence column with the token`
+	return err
+}
