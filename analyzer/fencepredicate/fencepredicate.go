@@ -3,6 +3,7 @@ package fencepredicate
 import (
 	"fmt"
 	"go/token"
+	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
@@ -110,8 +111,12 @@ func message(d *fence.Defect) (msg, fix string) {
 		return fmt.Sprintf("fence condition of %s compares %s %s %s: any other token passes, an older one included; the stored fence must be below the token (%s < %s)",
 			w.Call, c.Text, c.Op, c.Token, c.Text, c.Token), fmt.Sprintf("replace %s with %s", c.OpText, edit)
 	case fence.DefectNullBranch:
-		return fmt.Sprintf("fence condition of %s keeps the transitional %q branch: a row whose %s is NULL stays unfenced for ever; finish the backfill, make the column NOT NULL and remove the branch",
-			w.Call, c.Text+" IS NULL OR", c.Text), ""
+		if c.Text == c.Column || !strings.ContainsRune(c.Text, '(') {
+			return fmt.Sprintf("fence condition of %s keeps the transitional %q branch: a row whose %s is NULL stays unfenced for ever; finish the backfill, make the column NOT NULL and remove the branch",
+				w.Call, d.Detail, c.Text), ""
+		}
+		return fmt.Sprintf("fence condition of %s keeps the transitional %q default: a row whose %s is NULL stays unfenced for ever; finish the backfill, make the column NOT NULL and compare %s itself",
+			w.Call, d.Detail, c.Column, c.Column), ""
 	case fence.DefectOtherColumn:
 		return fmt.Sprintf("fence condition of %s compares %s with the token but records the token in %s: the compared column never learns newer tokens; compare and record the same column",
 			w.Call, c.Text, d.Detail), ""

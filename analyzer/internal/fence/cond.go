@@ -65,7 +65,8 @@ type CondCompare struct {
 	// condition, not in an OR group whose other alternatives let rows
 	// through whatever their fence).
 	Fencing bool
-	// NullBranch: its OR group also admits "column IS NULL".
+	// NullBranch: its OR group also admits "column IS NULL", or the
+	// column is read through COALESCE(column, n) (Text says which).
 	NullBranch bool
 	Swapped    bool // the column is on the right in the source
 	// Offset and Len locate the comparison in Condition.Text (Offset -1
@@ -228,6 +229,12 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 					rc.pub.Token = phText(text, ph)
 				}
 				rc.pub.OpText, rc.pub.opOff = opAt(text, cmp.Text, cmp.Offset, cmp.Left.Text)
+				if col.Column == "" {
+					// COALESCE(fence, 0) < $1 lets a row whose fence is
+					// NULL through, as "fence IS NULL OR fence < $1" does
+					// (the PostgreSQL proof plays it).
+					rc.pub.NullBranch = true
+				}
 				if len(c.Or) > 1 {
 					for _, alt := range c.Or {
 						if c, ok := storedColumn(alt.Left); ok && alt.Op == "IS NULL" && c == column {

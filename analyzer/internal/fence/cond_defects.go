@@ -295,8 +295,13 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 	pos, end := condAnchor(w)
 	for _, c := range all {
 		if c.pub.NullBranch {
+			// Detail is the branch as fencepredicate names it.
 			cc := c.pub
-			return &Defect{Kind: DefectNullBranch, Category: "is-null", Pos: pos, End: end, Compare: &cc}
+			branch := cc.Text + " IS NULL OR"
+			if cc.Text != "" && strings.ContainsRune(cc.Text, '(') {
+				branch = cc.Text
+			}
+			return &Defect{Kind: DefectNullBranch, Category: "is-null", Pos: pos, End: end, Compare: &cc, Detail: branch}
 		}
 	}
 	// Order comparisons: the fences that need recording. Equality is a

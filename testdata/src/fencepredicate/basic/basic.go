@@ -182,13 +182,9 @@ func coalesceReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id strin
 	return err
 }
 
-func coalesceGood(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
-	// ok: COALESCE(fence, 0) is the stored fence, compared below the token and recorded
-	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND COALESCE(fence, 0) < $2", id, lease.Token)
-	return err
-}
-
-func coalesceNotRecordedBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
-	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = 0 WHERE id = $1 AND COALESCE(fence, 0) < $2", id, lease.Token) // want `compares COALESCE\(fence, 0\) with the token but never records it: .*; add SET fence = \$2`
+func coalesceNullBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// COALESCE(fence, 0) is "fence IS NULL OR fence < $2" in disguise; its
+	// good twin is isNullGood, which compares the column itself.
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND COALESCE(fence, 0) < $2", id, lease.Token) // want `keeps the transitional "COALESCE\(fence, 0\)" default: a row whose fence is NULL stays unfenced for ever`
 	return err
 }

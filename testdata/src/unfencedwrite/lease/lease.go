@@ -295,7 +295,7 @@ func mergeRecordedOnlyBad(ctx context.Context, db *sql.DB, lease Lease, id, body
 }
 
 func coalesceGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
-	// ok: COALESCE(fence, 0) is the stored fence, a NULL one read as 0
+	// ok: COALESCE(fence, 0) compares the stored fence (its NULL default is fencepredicate's)
 	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND COALESCE(fence, 0) < $2", body, lease.Token, id)
 	return err
 }
