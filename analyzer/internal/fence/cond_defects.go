@@ -323,7 +323,7 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 		return nil // DELETE removes the row: nothing to record
 	}
 	recorded := r.recorded
-	if stmt.Partial && len(recorded) == 0 {
+	if (stmt.Partial || r.setsUnknown) && len(recorded) == 0 {
 		return nil // a SET clause we could not read may record it
 	}
 	for _, c := range order {

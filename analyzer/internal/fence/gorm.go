@@ -2,6 +2,8 @@ package fence
 
 import (
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/fencelint/fencelint/rules"
@@ -111,12 +113,29 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 		v = receiver(call.Common())
 	}
 
-	// SET: Update("col", v) names its column; Updates(struct or map) is
-	// judged on its WHERE only.
+	// SET: Update("col", v) names its column, Updates(map[string]any{...})
+	// built here its columns; anything else (a struct, a map from
+	// elsewhere) is judged on its WHERE only, and what it records is
+	// unknown.
 	set, setArgs := "x = 1", []ssa.Value(nil)
+	setsKnown := false
 	if w.InputArg >= 0 && len(ps) > w.InputArg {
 		if col, ok := constString(ps[0]); ok && isIdent(col) {
-			set, setArgs = col+" = ?", []ssa.Value{ps[w.InputArg]}
+			set, setArgs, setsKnown = col+" = ?", []ssa.Value{ps[w.InputArg]}, true
+		}
+	} else if (fn.Name() == "Updates" || fn.Name() == "UpdateColumns") && len(ps) == 1 {
+		if m, ok := mapEntries(ps[0]); ok && len(m) > 0 {
+			cols := slices.Sorted(maps.Keys(m))
+			if !slices.ContainsFunc(cols, func(c string) bool { return !isIdent(c) }) {
+				set, setArgs, setsKnown = "", nil, true
+				for i, c := range cols {
+					if i > 0 {
+						set += ", "
+					}
+					set += c + " = ?"
+					setArgs = append(setArgs, m[c])
+				}
+			}
 		}
 	}
 	where, args := "", setArgs
@@ -168,6 +187,10 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	// refuses an update with none): the rebuilt statement's missing WHERE
 	// does not make the write blind.
 	ev.blind = false
+	if !setsKnown {
+		ev.sqlRead.setsUnknown = true
+		ev.cond.RecordsKnown = false
+	}
 	if where == "" && ev.verdict == Unfenced && ev.detail == "" {
 		ev.detail = "its chain has no Where"
 	}

@@ -220,6 +220,10 @@ type sqlRead struct {
 	stmts    []*sqlcond.Statement // every statement of the call's text
 	cmps     []readCmp
 	recorded []string
+	// setsUnknown: the statement was rebuilt from a gorm chain whose
+	// values (a struct, a map from elsewhere) were not read, so what it
+	// records is unknown.
+	setsUnknown bool
 }
 
 // judgeSQL fills the verdict of a SQL write from its one reading.
