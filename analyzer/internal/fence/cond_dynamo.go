@@ -23,6 +23,9 @@ type ddbRead struct {
 	// whether the UpdateExpression or Item could be read.
 	written, recorded []string
 	writtenOK         bool
+	// valuesUnknown: ExpressionAttributeValues is set but built where we
+	// cannot read it, so a :value in the condition may be the token.
+	valuesUnknown bool
 	// condPos and condEnd span the ConditionExpression value in source.
 	condPos, condEnd token.Pos
 }
@@ -43,7 +46,10 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 			}
 		}
 	}
-	values, _ := mapEntries(fs["ExpressionAttributeValues"])
+	values, ok := mapEntries(fs["ExpressionAttributeValues"])
+	if _, has := fs["ExpressionAttributeValues"]; has && !ok {
+		r.valuesUnknown = true
+	}
 	valueOrigin := func(p string) *origin {
 		if p == "" || values == nil {
 			return nil

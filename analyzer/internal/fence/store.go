@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fencelint/fencelint/analyzer/internal/ddbcond"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
@@ -99,6 +100,10 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value, method string) *eval {
 		ev.verdict = WrongPredicate
 	case weak:
 		ev.verdict = WeakToken
+	case len(params) == 0 && r.valuesUnknown && len(ddbcond.Placeholders(r.text)) > 0:
+		// The condition compares :values we cannot see (a map built by a
+		// helper or passed in): one may be the token.
+		ev.verdict = Unknown
 	default:
 		ev.fencedBy = params
 		ev.verdict = Unfenced
