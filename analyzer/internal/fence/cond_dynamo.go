@@ -73,6 +73,11 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 	r.parsed = true
 	for _, c := range conj {
 		for _, cmp := range c.Or {
+			// NOT fence > :tok is fence <= :tok.
+			negated := cmp.Negated
+			if inv, ok := negatedOps[cmp.Op]; ok && negated {
+				cmp.Op, negated = inv, false
+			}
 			path, tok, op, swapped := cmp.Left, cmp.Right, cmp.Op, false
 			var o *origin
 			switch {
@@ -85,12 +90,15 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 			if o == nil {
 				continue
 			}
-			rc := readCmp{o: o, negated: cmp.Negated, pub: CondCompare{
+			rc := readCmp{o: o, negated: negated, pub: CondCompare{
 				Column: ddbcond.Resolve(path.Path, names), Text: path.Path, Op: op, Token: tok.Value,
-				Origin: o.desc, Weak: o.weak, Clause: "ConditionExpression", Fencing: !cmp.Negated,
-				Swapped: swapped, Offset: cmp.Offset, Len: len(cmp.Text),
+				Origin: o.desc, Weak: o.weak, Clause: "ConditionExpression", Fencing: !negated,
+				Swapped: swapped, Offset: cmp.Offset, Len: len(cmp.Text), opOff: -1,
 			}}
-			rc.pub.OpText, rc.pub.opOff = opAt(text, cmp.Text, cmp.Offset, cmp.Left.Text)
+			if !cmp.Negated {
+				// Under NOT the operator written is not the one to flip.
+				rc.pub.OpText, rc.pub.opOff = opAt(text, cmp.Text, cmp.Offset, cmp.Left.Text)
+			}
 			r.cmps = append(r.cmps, rc)
 		}
 	}
@@ -138,6 +146,9 @@ func (r *ddbRead) readWritten(e *engine, fs map[string]ssa.Value, names map[stri
 		}
 	}
 }
+
+// negatedOps gives the comparator NOT turns each into.
+var negatedOps = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "<>", "<>": "="}
 
 // builderOps are the comparisons of the expression package's
 // NameBuilder (and its package-level twins), as "name Op value".

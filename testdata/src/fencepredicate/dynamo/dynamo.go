@@ -209,3 +209,30 @@ func transactGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct st
 	})
 	return err
 }
+
+func notReversedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("NOT fence_token < :tok"), // want `is reversed: fence_token >= :tok .*; use fence_token <= :tok`
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func notGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: NOT fence_token > :tok is fence_token <= :tok
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("NOT fence_token > :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
