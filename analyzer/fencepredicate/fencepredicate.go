@@ -28,13 +28,14 @@ write must record the token (SET fence = :tok) so that the storage learns
 the highest one.
 
 fencepredicate reports, at the literal holding the condition (the SQL
-string, the ConditionExpression), a fence condition that is present but
-wrong:
+string, the ConditionExpression; the expression-builder call; the etcd
+Compare), a fence condition that is present but wrong:
 
 - the direction is reversed (fence > :tok, fence >= :tok) or the operator
   is <> / != (category "reversed", "inequality");
-- SQL keeps the transitional "fence IS NULL OR" branch of a migration, so
-  a row whose fence is NULL stays unfenced for ever ("is-null");
+- SQL keeps the transitional "fence IS NULL OR" branch of a migration (or
+  its disguise COALESCE(fence, 0)), so a row whose fence is NULL stays
+  unfenced for ever ("is-null");
 - an UPDATE compares the token but never records it ("not-recorded");
 - the token is compared against another column than the one recording it
   ("other-column");

@@ -89,7 +89,7 @@ type readCmp struct {
 	negated bool // DynamoDB: NOT applied to the comparison
 }
 
-// fencingOps: the stored fence must be below (or, for a retry by the same
+// validDirection: the stored fence must be below (or, for a retry by the same
 // holder, equal to) the presented token; equality is also the CAS on a
 // generation stamped at acquire.
 func validDirection(op string) bool {
