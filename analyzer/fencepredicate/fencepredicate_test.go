@@ -19,3 +19,8 @@ func TestDynamo(t *testing.T) {
 func TestFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, fencetest.TestData(t), fencepredicate.Analyzer, "fencepredicate/fix")
 }
+
+// TestGorm: conditions rebuilt from gorm chains.
+func TestGorm(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), fencepredicate.Analyzer, "fencepredicate/gormpred")
+}

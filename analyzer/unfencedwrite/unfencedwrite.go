@@ -65,44 +65,39 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	covered := pass.ResultOf[optionaltoken.Analyzer].(*optionaltoken.Covered)
 	ig := directive.CollectIgnores(pass)
+	// The engine's own failures are reported here, once: unfencedwrite is
+	// the analyzer every configuration runs (docs/unfencedwrite.md).
 	for _, in := range model.Internal {
 		ig.Report(pass, analysis.Diagnostic{
 			Pos: in.Pos, Category: "internal",
 			Message: fmt.Sprintf("internal error: fencelint skipped %s: %s", in.Func, firstLine(in.Msg)),
 		})
 	}
-	for _, w := range model.Writes {
-		if w.Verdict != fence.Unfenced && w.Verdict != fence.RecordedOnly {
+	for _, d := range model.Defects {
+		if d.Kind != fence.DefectUnfenced && d.Kind != fence.DefectRecordedOnly {
 			continue
 		}
+		w := d.Write
 		if covered.Has(w.Pos) {
 			continue // optionaltoken reports the omitted token: one diagnosis per root cause
 		}
-		d := analysis.Diagnostic{
-			Pos: w.Pos, End: w.End,
-			Category: category(w),
+		var related []analysis.RelatedInformation
+		for _, r := range d.Related {
+			related = append(related, analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: r.Message})
+		}
+		diag := analysis.Diagnostic{
+			Pos: d.Pos, End: d.End,
+			Category: d.Category,
 			Message:  Message(w),
-			Related:  []analysis.RelatedInformation{{Pos: w.Scope.Pos, Message: scopeNote(w.Scope)}},
+			Related:  related,
 		}
 		if noToken(w) {
-			d.URL = lintutil.NoTokenURL
+			diag.URL = lintutil.NoTokenURL
 		}
-		ig.Report(pass, d)
+		ig.Report(pass, diag)
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil
-}
-
-func category(w *fence.Write) string {
-	switch {
-	case w.Verdict == fence.RecordedOnly:
-		return "recorded-only"
-	case w.Scope.NoToken:
-		return "no-token"
-	case w.Helper != "":
-		return "helper"
-	}
-	return "unfenced"
 }
 
 // Message says, in one sentence, which write is unfenced and what is
@@ -139,22 +134,6 @@ func Message(w *fence.Write) string {
 // the fix starts at the grant, not at the write.
 func noToken(w *fence.Write) bool {
 	return w.Scope.NoToken && w.Verdict == fence.Unfenced
-}
-
-func scopeNote(s *fence.Scope) string {
-	switch s.Kind {
-	case fence.ScopeAcquire:
-		return "lock acquired here"
-	case fence.ScopeLeaseParam:
-		return "the lease this function holds"
-	case fence.ScopeTokenParam:
-		return "the token this function receives"
-	case fence.ScopeCallback:
-		return "callback run under the lock here"
-	case fence.ScopeLeading:
-		return "leader-election callback registered here"
-	}
-	return "lock scope"
 }
 
 func firstLine(s string) string {

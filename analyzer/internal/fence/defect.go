@@ -64,6 +64,9 @@ type Defect struct {
 	Related []Related
 	// Edits is a local, mechanical fix, empty when none is safe.
 	Edits []Edit
+	// Compare is, for a fencepredicate defect, the comparison it is
+	// about (cond.go): the column and token as written, the operator.
+	Compare *CondCompare
 }
 
 // Related is one secondary position of a Defect.

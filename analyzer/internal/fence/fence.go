@@ -62,7 +62,8 @@ func run(pass *analysis.Pass) (res any, err error) {
 		return model, nil
 	}
 	e.analyze()
-	e.judgeOutcomes()
+	e.condDefects()   // the condition defects first: verdicts are final after it
+	e.judgeOutcomes() // then the outcomes of the writes that are fenced
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
@@ -170,6 +171,7 @@ type engine struct {
 	sql               *sqlCache
 	lockedRows        map[ssa.Value]bool            // gorm roots that took row locks (lockedRowsOn)
 	lockKeyFields     map[*types.Var]bool           // fields holding an etcd lock key (isLockKeyField)
+	condWrites        []condWrite                   // every judged write, for condDefects
 	ifaceFacts        map[*types.Func]*FuncFact     // interface methods resolved over imported implementations
 	ifaceImpls        map[*types.Func][]*types.Func // their implementations (implementations)
 	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far

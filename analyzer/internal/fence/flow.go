@@ -605,21 +605,8 @@ func (e *engine) callName(pos token.Pos) string {
 
 func (e *engine) callExpr(pos token.Pos) *ast.CallExpr { return e.calls.get(pos) }
 
-// Params, Receiver and StoresTo are the engine's SSA helpers for the
-// analyzers that follow values themselves (fencepredicate, silentreject).
-
-// Params returns a call's declared arguments without the receiver.
-func Params(cc *ssa.CallCommon) []ssa.Value { return params(cc) }
+// Receiver is the engine's SSA helper for silentreject, which still
+// follows a write's result itself.
 
 // Receiver returns a call's receiver, or nil for a plain function.
 func Receiver(cc *ssa.CallCommon) ssa.Value { return receiver(cc) }
-
-// StoresTo returns the values stored at addr.
-func StoresTo(addr ssa.Value) []ssa.Value { return storesTo(addr) }
-
-// StripValue looks through conversions that do not change a value.
-func StripValue(v ssa.Value) ssa.Value { return stripValue(v) }
-
-// FieldStores returns, for &T{...} (or a load of it), the last value
-// stored in each named field.
-func FieldStores(v ssa.Value) (map[string]ssa.Value, bool) { return fieldStores(v) }

@@ -2,6 +2,8 @@ package fence
 
 import (
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/fencelint/fencelint/rules"
@@ -19,6 +21,7 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	switch w.Kind {
 	case rules.GormSave:
 		ev.verdict = Unfenced
+		ev.blind = true
 		ev.detail = "gorm's Save re-issues an UPDATE that matched no row as an upsert without the WHERE; use Where(...) with the fence, then Updates, and check RowsAffected"
 		return ev
 	case rules.GormCreate:
@@ -110,12 +113,29 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 		v = receiver(call.Common())
 	}
 
-	// SET: Update("col", v) names its column; Updates(struct or map) is
-	// judged on its WHERE only.
+	// SET: Update("col", v) names its column, Updates(map[string]any{...})
+	// built here its columns; anything else (a struct, a map from
+	// elsewhere) is judged on its WHERE only, and what it records is
+	// unknown.
 	set, setArgs := "x = 1", []ssa.Value(nil)
+	setsKnown := false
 	if w.InputArg >= 0 && len(ps) > w.InputArg {
 		if col, ok := constString(ps[0]); ok && isIdent(col) {
-			set, setArgs = col+" = ?", []ssa.Value{ps[w.InputArg]}
+			set, setArgs, setsKnown = col+" = ?", []ssa.Value{ps[w.InputArg]}, true
+		}
+	} else if (fn.Name() == "Updates" || fn.Name() == "UpdateColumns") && len(ps) == 1 {
+		if m, ok := mapEntries(ps[0]); ok && len(m) > 0 {
+			cols := slices.Sorted(maps.Keys(m))
+			if !slices.ContainsFunc(cols, func(c string) bool { return !isIdent(c) }) {
+				set, setArgs, setsKnown = "", nil, true
+				for i, c := range cols {
+					if i > 0 {
+						set += ", "
+					}
+					set += c + " = ?"
+					setArgs = append(setArgs, m[c])
+				}
+			}
 		}
 	}
 	where, args := "", setArgs
@@ -157,11 +177,19 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	}
 	stmt := stmts[0]
 	ev.store, ev.target, ev.sql = "gorm", table, q
-	e.judgeSQL(ev, stmt, &binder{e: e, args: args, ok: true})
+	e.judgeSQL(ev, q, stmts, stmt, &binder{e: e, args: args, ok: true})
 	for _, p := range stmt.Params {
 		if a := (&binder{e: e, args: args, ok: true}).value(p); a != nil && e.originOf(a).isToken() {
 			ev.tokenOffsets = append(ev.tokenOffsets, p.Offset)
 		}
+	}
+	// gorm adds the model's primary key to the WHERE it builds (and
+	// refuses an update with none): the rebuilt statement's missing WHERE
+	// does not make the write blind.
+	ev.blind = false
+	if !setsKnown {
+		ev.sqlRead.setsUnknown = true
+		ev.cond.RecordsKnown = false
 	}
 	if where == "" && ev.verdict == Unfenced && ev.detail == "" {
 		ev.detail = "its chain has no Where"

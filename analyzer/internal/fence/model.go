@@ -165,6 +165,9 @@ type Write struct {
 	// Outcome is how a rejection by the fence reaches the caller and what
 	// the caller does with it (OutcomeNone when not judged; outcome.go).
 	Outcome Outcome
+	// Cond is the write's own condition as the engine read it (cond.go);
+	// never nil.
+	Cond *Condition
 }
 
 // Compare is one comparison of stored state with the token.

@@ -60,7 +60,7 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 	}
 	b := &binder{e: e, args: args, ok: argsOK}
 	ev := &eval{isWrite: true, store: "SQL", target: stmt.Table, unit: unit, sql: query}
-	e.judgeSQL(ev, stmt, b)
+	e.judgeSQL(ev, query, stmts, stmt, b)
 	for _, p := range stmt.Params {
 		if v := b.value(p); v != nil && e.originOf(v).isToken() {
 			ev.tokenOffsets = append(ev.tokenOffsets, p.Offset)
@@ -215,144 +215,68 @@ func (b *binder) value(p sqlcond.Placeholder) ssa.Value {
 	return nil
 }
 
-// originOfOperand returns the token origin of any placeholder of op.
-func (b *binder) originOfOperand(op sqlcond.Operand) *origin {
-	var paramO *origin
-	for _, p := range op.Params {
-		if v := b.value(p); v != nil {
-			if o := b.e.originOf(v); o != nil {
-				if o.param < 0 {
-					return o
-				}
-				if paramO == nil {
-					paramO = o
-				}
-			}
-		}
-	}
-	return paramO
+// sqlRead is the engine's reading of one SQL write statement.
+type sqlRead struct {
+	stmt     *sqlcond.Statement
+	stmts    []*sqlcond.Statement // every statement of the call's text
+	cmps     []readCmp
+	recorded []string
+	// setsUnknown: the statement was rebuilt from a gorm chain whose
+	// values (a struct, a map from elsewhere) were not read, so what it
+	// records is unknown.
+	setsUnknown bool
 }
 
-// tokenCompare is one comparison of a stored column with a token.
-type tokenCompare struct {
-	column string
-	op     string // normalised to "column OP token"
-	origin *origin
-}
-
-// judgeSQL fills the verdict of a SQL write.
-func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
+// judgeSQL fills the verdict of a SQL write from its one reading.
+func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stmt *sqlcond.Statement, b *binder) {
+	cmps, recorded, recordOrigin := e.readSQLCond(text, stmt, b)
+	ev.sqlRead = &sqlRead{stmt: stmt, stmts: stmts, cmps: cmps, recorded: recorded}
+	ev.cond = &Condition{Text: text, Compares: publicCompares(cmps), Records: recorded, RecordsKnown: !stmt.Partial, Partial: stmt.Partial}
 	conds := stmt.Where
-	if stmt.Verb == sqlcond.Insert {
+	switch stmt.Verb {
+	case sqlcond.Insert:
 		conds = stmt.ConflictWhere
+	case sqlcond.Merge:
+		conds = stmt.MatchedWhere
 	}
-	// Values inserted under a column name: EXCLUDED.col / VALUES(col)
-	// in an ON CONFLICT condition read them.
-	inserted := map[string]sqlcond.Operand{}
-	if stmt.Verb == sqlcond.Insert {
-		for _, a := range stmt.Set {
-			inserted[a.Column] = a.Value
-		}
-	}
-	operandOrigin := func(op sqlcond.Operand) *origin {
-		if o := b.originOfOperand(op); o != nil {
-			return o
-		}
-		if op.Table == "excluded" && op.Column != "" {
-			if v, ok := inserted[op.Column]; ok {
-				return b.originOfOperand(v)
-			}
-		}
-		return nil
-	}
-	isStored := func(op sqlcond.Operand) bool {
-		return op.Column != "" && op.Table != "excluded"
-	}
-
 	if !b.ok && conjunctsHaveParams(conds) {
 		// Arguments spread from elsewhere (args...): placeholders in the
 		// condition cannot be bound, so the verdict is unknown.
 		ev.verdict = Unknown
 		return
 	}
-	// An OR group fences only when its one alternative besides the
-	// transitional "fence IS NULL" branch (which fencepredicate reports on
-	// its own) compares the token: "fence < $1 OR id = $2" lets any row
-	// with the id through, and "a < $1 OR b < $1" a row that recorded the
-	// token in only one of them (the PostgreSQL proof showed both).
-	fencingGroup := func(c sqlcond.Conjunct) bool {
-		n := 0
-		for _, cmp := range c.Or {
-			if cmp.Op != "IS NULL" {
-				n++
-			}
-		}
-		return n <= 1
-	}
-	var compares []tokenCompare
+	var compares []readCmp
 	var paramFences []int
-	for _, c := range conds {
-		if !fencingGroup(c) {
+	onToken := false
+	for _, c := range cmps {
+		if !c.pub.Fencing {
+			if c.pub.Clause == "ON" && c.o.isToken() {
+				onToken = true
+			}
 			continue
 		}
-		for _, cmp := range c.Or {
-			if cmp.Op == "" {
-				continue
+		if c.o.param >= 0 {
+			if paramFence(c.pub.Column, c.pub.Op) {
+				paramFences = appendUnique(paramFences, c.o.param)
 			}
-			if isStored(cmp.Left) {
-				if o := operandOrigin(cmp.Right); o != nil {
-					if o.param >= 0 {
-						if !paramFence(cmp.Left.Column, cmp.Op) {
-							continue
-						}
-						paramFences = appendUnique(paramFences, o.param)
-					} else {
-						compares = append(compares, tokenCompare{cmp.Left.Column, cmp.Op, o})
-					}
-				}
-			}
-			if isStored(cmp.Right) {
-				if o := operandOrigin(cmp.Left); o != nil {
-					if o.param >= 0 {
-						if !paramFence(cmp.Right.Column, cmp.Op) {
-							continue
-						}
-						paramFences = appendUnique(paramFences, o.param)
-					} else {
-						compares = append(compares, tokenCompare{cmp.Right.Column, flipOp(cmp.Op), o})
-					}
-				}
-			}
+			continue
 		}
+		compares = append(compares, c)
 	}
-	// Columns that record the token.
-	var recorded []string
-	var recordOrigin *origin
-	sets := stmt.Set
-	if stmt.OnConflict || stmt.OnDuplicateKey {
-		sets = append(append([]sqlcond.Assignment{}, stmt.Set...), stmt.ConflictSet...)
-	}
-	for _, a := range sets {
-		if o := operandOrigin(a.Value); o.isToken() {
-			recorded = append(recorded, a.Column)
-			recordOrigin = o
-		}
-	}
-
 	for _, c := range compares {
-		ev.compares = append(ev.compares, Compare{Column: c.column, Op: c.op, Token: c.origin.desc, TokenPos: c.origin.pos, Weak: c.origin.weak, Why: c.origin.why})
+		ev.compares = append(ev.compares, Compare{Column: c.pub.Column, Op: c.pub.Op, Token: c.o.desc, TokenPos: c.o.pos, Weak: c.o.weak, Why: c.o.why})
 	}
 	ev.recorded = recorded
 	if len(compares) > 0 {
 		ev.verdict = WrongPredicate
 		allWeak := true
 		for _, c := range compares {
-			if !c.origin.weak {
+			if !c.o.weak {
 				allWeak = false
 			}
 		}
 		for _, c := range compares {
-			if validDirection(c.op) {
+			if validDirection(c.pub.Op) {
 				ev.verdict = Fenced
 			}
 		}
@@ -364,7 +288,20 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 	// A helper compares a parameter where a fence would be: its callers
 	// decide whether a token reaches it (a FencedBy fact).
 	ev.fencedBy = paramFences
-	if stmt.Partial && len(conds) == 0 && stmt.Verb != sqlcond.Insert {
+	partialConds := len(conds) == 0
+	if stmt.Verb == sqlcond.Merge {
+		// MERGE is always Partial (its other WHEN branches); an ON clause
+		// read whole is a condition read, though not a fence.
+		partialConds = len(stmt.Where)+len(stmt.MatchedWhere) == 0
+	}
+	if stmt.Partial && partialConds && stmt.Verb != sqlcond.Insert {
+		ev.verdict = Unknown
+		return
+	}
+	if onToken {
+		// The token is compared only in a MERGE's ON join: whether that
+		// keeps a stale holder out depends on its WHEN NOT MATCHED
+		// branches, which are not read. Silence on doubt.
 		ev.verdict = Unknown
 		return
 	}
@@ -391,7 +328,11 @@ func (e *engine) judgeSQL(ev *eval, stmt *sqlcond.Statement, b *binder) {
 			ev.createOnly = true
 		}
 	default:
-		ev.detail = fmt.Sprintf("its WHERE does not compare a fence column with the token")
+		ev.detail = "its WHERE does not compare a fence column with the token"
+		ev.blind = len(conds) == 0 && !stmt.Partial
+	}
+	if stmt.Verb == sqlcond.Insert && (stmt.OnConflict || stmt.OnDuplicateKey) && !stmt.DoNothing && len(conds) == 0 {
+		ev.blind = true // an upsert that overwrites whatever it finds
 	}
 }
 
@@ -427,30 +368,4 @@ func fenceLikeColumn(c string) bool {
 		}
 	}
 	return c == "gen" || c == "rev" || c == "seq"
-}
-
-// flipOp turns "token OP column" into "column OP' token".
-func flipOp(op string) string {
-	switch op {
-	case "<":
-		return ">"
-	case "<=":
-		return ">="
-	case ">":
-		return "<"
-	case ">=":
-		return "<="
-	}
-	return op
-}
-
-// validDirection: the stored fence must be below (or, for a retry by the
-// same holder, equal to) the presented token; equality is also the CAS on
-// a generation stamped at acquire.
-func validDirection(op string) bool {
-	switch strings.ToUpper(op) {
-	case "<", "<=", "=", "IS NOT DISTINCT FROM":
-		return true
-	}
-	return false
 }

@@ -25,10 +25,18 @@ func (e *engine) evalDynamo(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if !ok {
 		return &eval{isWrite: true, verdict: Unknown}
 	}
-	return e.judgeDynamoItem(fs)
+	method := ""
+	if fn := calleeFunc(cc); fn != nil {
+		method = fn.Name()
+	}
+	ev := e.judgeDynamoItem(fs, method)
+	if ev.ddbRead != nil {
+		ev.cond = ev.ddbRead.condition()
+	}
+	return ev
 }
 
-func (e *engine) judgeDynamoItem(fs map[string]ssa.Value) *eval {
+func (e *engine) judgeDynamoItem(fs map[string]ssa.Value, method string) *eval {
 	ev := &eval{isWrite: true, store: "DynamoDB"}
 	if t, ok := constString(fs["TableName"]); ok {
 		ev.target = t
@@ -37,75 +45,53 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value) *eval {
 	if !has {
 		ev.verdict = Unfenced
 		ev.detail = "it has no ConditionExpression"
+		ev.blind = true
 		return ev
 	}
-	text, isConst := constString(cond)
-	if !isConst {
+	r := e.readDynamo(fs, method)
+	ev.ddbRead = r
+	if r.text == "" {
 		// Built with the expression package (expr.Condition()), or elsewhere.
-		if o := e.originOf(cond); o != nil && o.param >= 0 {
-			ev.fencedBy = []int{o.param}
-			ev.verdict = Unfenced
-			ev.detail = "its ConditionExpression compares no value derived from the token"
-			return ev
-		} else if o != nil {
-			ev.verdict = Fenced
-			if o.weak {
-				ev.verdict = WeakToken
+		if len(publicCompares(r.cmps)) == 0 {
+			if o := e.originOf(cond); o != nil && o.param >= 0 {
+				ev.fencedBy = []int{o.param}
+				ev.verdict = Unfenced
+				ev.detail = "its ConditionExpression compares no value derived from the token"
+				return ev
+			} else if o != nil {
+				ev.verdict = Fenced
+				if o.weak {
+					ev.verdict = WeakToken
+				}
+				return ev
 			}
+			if isExpressionCondition(cond) {
+				ev.verdict = Unfenced
+				ev.detail = "its ConditionExpression compares no value derived from the token"
+				return ev
+			}
+			ev.verdict = Unknown
 			return ev
 		}
-		if isExpressionCondition(cond) {
-			ev.verdict = Unfenced
-			ev.detail = "its ConditionExpression compares no value derived from the token"
-			return ev
-		}
+	} else if !r.parsed {
 		ev.verdict = Unknown
 		return ev
-	}
-	conj, err := ddbcond.ParseCondition(text)
-	if err != nil {
-		ev.verdict = Unknown
-		return ev
-	}
-	values, _ := mapEntries(fs["ExpressionAttributeValues"])
-	valueOrigin := func(op ddbcond.Operand) *origin {
-		if op.Value == "" || values == nil {
-			return nil
-		}
-		if v, ok := values[op.Value]; ok {
-			return e.originOf(v)
-		}
-		return nil
 	}
 	var fenced, wrong, weak bool
 	var params []int
-	for _, c := range conj {
-		for _, cmp := range c.Or {
-			var o *origin
-			op := cmp.Op
-			switch {
-			case cmp.Left.Path != "":
-				o = valueOrigin(cmp.Right)
-			case cmp.Right.Path != "":
-				o = valueOrigin(cmp.Left)
-				op = flipOp(op)
-			}
-			if o == nil {
-				continue
-			}
-			if o.param >= 0 {
-				params = appendUnique(params, o.param)
-				continue
-			}
-			if o.weak {
-				weak = true
-				continue
-			}
-			if validDirection(op) {
-				fenced = true
-			} else {
-				wrong = true
-			}
+	for _, c := range r.cmps {
+		if c.o.param >= 0 {
+			params = appendUnique(params, c.o.param)
+			continue
+		}
+		if c.o.weak {
+			weak = true
+			continue
+		}
+		if validDirection(c.pub.Op) {
+			fenced = true
+		} else {
+			wrong = true
 		}
 	}
 	switch {
@@ -115,6 +101,10 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value) *eval {
 		ev.verdict = WrongPredicate
 	case weak:
 		ev.verdict = WeakToken
+	case len(params) == 0 && r.valuesUnknown && len(ddbcond.Placeholders(r.text)) > 0:
+		// The condition compares :values we cannot see (a map built by a
+		// helper or passed in): one may be the token.
+		ev.verdict = Unknown
 	default:
 		ev.fencedBy = params
 		ev.verdict = Unfenced
@@ -151,6 +141,7 @@ func (e *engine) evalDynamoTransact(cc *ssa.CallCommon, w *rules.Write) *eval {
 		if _, batch := fs["RequestItems"]; batch {
 			ev.verdict = Unfenced
 			ev.detail = "BatchWriteItem has no condition at all"
+			ev.blind = true
 			return ev
 		}
 		ev.verdict = Unknown
@@ -178,9 +169,14 @@ func (e *engine) evalDynamoTransact(cc *ssa.CallCommon, w *rules.Write) *eval {
 				result = Unknown
 				continue
 			}
-			switch e.judgeDynamoItem(ifs).verdict {
+			iev := e.judgeDynamoItem(ifs, k)
+			if iev.ddbRead != nil {
+				ev.ddbReads = append(ev.ddbReads, iev.ddbRead)
+			}
+			switch iev.verdict {
 			case Fenced:
 				ev.verdict = Fenced
+				ev.ddbReads = nil
 				return ev
 			case WrongPredicate:
 				result = WrongPredicate
@@ -198,6 +194,10 @@ func (e *engine) evalDynamoTransact(cc *ssa.CallCommon, w *rules.Write) *eval {
 	ev.verdict = result
 	if result == Unfenced {
 		ev.detail = "no item of the transaction compares the fence attribute with the token"
+	}
+	ev.cond = &Condition{Unit: true}
+	for _, r := range ev.ddbReads {
+		ev.cond.Compares = append(ev.cond.Compares, publicCompares(r.cmps)...)
 	}
 	return ev
 }
@@ -273,6 +273,7 @@ func (e *engine) keyFence(ev *eval, key ssa.Value, detail string) *eval {
 	}
 	ev.verdict = Unfenced
 	ev.detail = detail
+	ev.blind = len(ev.fencedBy) == 0
 	return ev
 }
 

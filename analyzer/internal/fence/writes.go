@@ -42,6 +42,15 @@ type eval struct {
 	// helperScope: the helper is a scope of its own on the lease or lock
 	// passed to it; its writes are judged (and listed) inside it.
 	helperScope bool
+	// cond is the write's normalised condition; sqlRead and ddbRead the
+	// readings fencepredicate's defects come from.
+	cond    *Condition
+	sqlRead *sqlRead
+	ddbRead *ddbRead
+	// ddbReads: the items of a DynamoDB transaction that is not fenced.
+	ddbReads []*ddbRead
+	// etcdRead: the token compares of an etcd Txn that is wrongly fenced.
+	etcdRead []readCmp
 	// createOnly: the write only creates what does not exist yet (a
 	// ZooKeeper Create, a plain SQL INSERT): it cannot overwrite a newer
 	// holder's data, though it is not fenced either.
@@ -49,6 +58,9 @@ type eval struct {
 	// etcd and redis: the write's shape for the store proofs.
 	etcd  *EtcdShape
 	redis *RedisShape
+	// blind: the write carries no condition the store evaluates at all
+	// (an unconditional put, an UPDATE without WHERE, version -1).
+	blind bool
 }
 
 // checkWrites gives a verdict to every write inside a scope of f.
@@ -92,15 +104,25 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
 				Etcd: ev.etcd, Redis: ev.redis,
 			}
+			if ev.cond == nil {
+				ev.cond = &Condition{}
+			}
+			ev.cond.Blind, ev.cond.CreateOnly = ev.blind, ev.createOnly
+			ev.cond.Unit = ev.cond.Unit || ev.unit != nil
+			w.Cond = ev.cond
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
 				if ev.litArg >= 0 && ev.litArg < len(c.Args) {
 					w.Literal, w.LiteralEnd = c.Args[ev.litArg].Pos(), c.Args[ev.litArg].End()
 				}
+				if w.Cond != nil {
+					e.placeCond(w, ev, c)
+				}
 			}
 			if w.Target == "" && fenceMap {
 				w.KeyPattern = e.keyPattern(cc)
 			}
+			e.condWrites = append(e.condWrites, condWrite{w: w, f: f, ev: ev})
 			ev.write = w
 			e.model.Writes = append(e.model.Writes, w)
 			e.sites[w] = writeSite{instr: instr, fn: f}
@@ -330,6 +352,7 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 			if v, ok := constInt(ps[w.VersionArg]); ok && v == -1 {
 				ev.verdict = Unfenced
 				ev.detail = "version -1 makes it unconditional"
+				ev.blind = true
 				return ev
 			}
 		}
@@ -348,6 +371,7 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 				}
 				ev.verdict = Unfenced
 				ev.detail = "it carries no CheckVersionRequest on the lock node"
+				ev.blind = true
 				return ev
 			}
 		}
@@ -413,6 +437,7 @@ func (e *engine) evalConsulTxn(cc *ssa.CallCommon, w *rules.Write) *eval {
 	}
 	ev.verdict = Unfenced
 	ev.detail = "no operation of the transaction checks the lock's session or an index"
+	ev.blind = true
 	return ev
 }
 
@@ -464,6 +489,7 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 			ev.redis = e.redisCommandShape(fn.Name(), cc)
 		}
 	}
+	ev.blind = true
 	return ev
 }
 
@@ -591,6 +617,7 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	if len(cmps) == 0 {
 		ev.verdict = Unfenced
 		ev.detail = "the Txn has no If compare; use If(m.IsOwner()) or compare the token"
+		ev.blind = true
 		return ev
 	}
 	for _, c := range cmps {
@@ -599,7 +626,44 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			return ev
 		}
 	}
+	// Compare(target, op, token) read whole: the direction decides, as in
+	// SQL; a compare not read that way falls to the tracing below. An
+	// order compare on a key the Txn never writes does not fence (the
+	// etcd proof: the stale holder lands), whatever its direction.
 	unrecorded := ""
+	var read []readCmp
+	wrong := false
+	for i, c := range cmps {
+		rc, ok := e.readEtcdCmp(c)
+		if !ok || !rc.o.isToken() || rc.o.weak {
+			continue
+		}
+		read = append(read, rc)
+		if validDirection(rc.pub.Op) {
+			if i < len(sh.If) && !sh.ThenUnread && !recordsFence(sh, sh.If[i]) {
+				unrecorded = fmt.Sprintf("the Txn compares the token with %s(%q) but never writes that key, so the fence never moves", sh.If[i].Target, sh.If[i].Key.Const)
+				continue
+			}
+			ev.verdict = Fenced
+			return ev
+		}
+		wrong = true
+	}
+	if wrong {
+		for _, c := range cmps {
+			if _, ok := e.readEtcdCmp(c); !ok && e.originOf(c).isToken() {
+				ev.verdict = Fenced // another compare (m.IsOwner()) fences it
+				return ev
+			}
+		}
+		ev.verdict = WrongPredicate
+		ev.etcdRead = read
+		ev.cond = &Condition{Compares: publicCompares(read)}
+		if len(read) > 0 {
+			ev.cond.Pos, ev.cond.End = read[0].pub.Pos, read[0].pub.End
+		}
+		return ev
+	}
 	for i, c := range cmps {
 		if o := e.originOf(c); o != nil {
 			if o.param >= 0 {

@@ -168,19 +168,6 @@ func NewCase(pos string, w *fence.Write, facts Facts) (c *Case, skip string) {
 			inserted[a.Column] = a.Value
 		}
 	}
-	// tokenish: the operand carries the token, directly or as EXCLUDED.col
-	// of a column inserted with it.
-	tokenish := func(op sqlcond.Operand) bool {
-		if isToken(op) {
-			return true
-		}
-		if op.Table == "excluded" && op.Column != "" {
-			if v, ok := inserted[op.Column]; ok {
-				return isToken(v)
-			}
-		}
-		return false
-	}
 
 	types := map[string]string{}
 	var order []string
@@ -203,28 +190,28 @@ func NewCase(pos string, w *fence.Write, facts Facts) (c *Case, skip string) {
 		return ""
 	}
 
+	// What is compared with the token and what records it is the
+	// engine's reading (Write.Cond); the statement is walked here only for
+	// the table's columns and the seeded row.
+	if w.Cond == nil {
+		return nil, "the engine read no condition"
+	}
+	c.Records = len(w.Cond.Records) > 0
+	fenceCols := map[string]bool{}
+	for _, cmp := range w.Cond.Compares {
+		fenceCols[cmp.Column] = true
+	}
 	for _, list := range [][]sqlcond.Assignment{st.Set, st.ConflictSet} {
 		for _, a := range list {
 			add(a.Column, literalType(a.Value.Literal))
 			add(stored(a.Value), "")
-			if tokenish(a.Value) {
-				c.Records = true
-			}
 		}
 	}
-	fenceCols := map[string]bool{}
 	for _, conds := range [][]sqlcond.Conjunct{st.Where, st.ConflictWhere, st.MatchedWhere} {
 		for _, cj := range conds {
 			for _, cmp := range cj.Or {
-				l, r := stored(cmp.Left), stored(cmp.Right)
-				add(l, literalType(cmp.Right.Literal))
-				add(r, literalType(cmp.Left.Literal))
-				if l != "" && tokenish(cmp.Right) {
-					fenceCols[l] = true
-				}
-				if r != "" && tokenish(cmp.Left) {
-					fenceCols[r] = true
-				}
+				add(stored(cmp.Left), literalType(cmp.Right.Literal))
+				add(stored(cmp.Right), literalType(cmp.Left.Literal))
 			}
 		}
 	}
@@ -239,6 +226,7 @@ func NewCase(pos string, w *fence.Write, facts Facts) (c *Case, skip string) {
 	}
 	for col := range fenceCols {
 		c.FenceCols = append(c.FenceCols, col)
+		add(col, "") // compared inside an expression (COALESCE(fence, 0)) the walk above does not see
 		types[col] = "bigint"
 	}
 	sort.Strings(c.FenceCols)

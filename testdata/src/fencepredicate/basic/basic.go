@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
@@ -146,5 +147,44 @@ func etcdRevisionBad(ctx context.Context, m *concurrency.Mutex, pool *pgxpool.Po
 func ignoredBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
 	//fencelint:ignore fencepredicate the audit table keeps the lowest token on purpose
 	_, err := db.ExecContext(ctx, "UPDATE audit SET fence = $2 WHERE id = $1 AND fence > $2", id, lease.Token)
+	return err
+}
+
+func mergeReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	_, err := db.ExecContext(ctx, "MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id WHEN MATCHED AND t.fence > $2 THEN UPDATE SET body = $1, fence = $2", body, lease.Token, id) // want `is reversed: t.fence > \$2`
+	return err
+}
+
+func mergeGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// ok: the WHEN MATCHED condition is the fence, in the valid direction
+	_, err := db.ExecContext(ctx, "MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id WHEN MATCHED AND t.fence < $2 THEN UPDATE SET body = $1, fence = $2", body, lease.Token, id)
+	return err
+}
+
+func etcdTxnReversedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), ">", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit() // want `is reversed: clientv3.ModRevision\("/data"\) > m.Header\(\).Revision lets a stale holder's older token through`
+	return err
+}
+
+func etcdTxnInequalityBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), "!=", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit() // want `compares clientv3.ModRevision\("/data"\) != m.Header\(\).Revision: any other token passes`
+	return err
+}
+
+func etcdTxnGood(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	// ok: the key was last written before this holder's lock revision
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), "<", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit()
+	return err
+}
+
+func coalesceReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND COALESCE(fence, 0) > $2", id, lease.Token) // want `is reversed: COALESCE\(fence, 0\) > \$2 .*; use COALESCE\(fence, 0\) < \$2`
+	return err
+}
+
+func coalesceNullBad(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	// COALESCE(fence, 0) is "fence IS NULL OR fence < $2" in disguise; its
+	// good twin is isNullGood, which compares the column itself.
+	_, err := db.ExecContext(ctx, "UPDATE acct SET fence = $2 WHERE id = $1 AND COALESCE(fence, 0) < $2", id, lease.Token) // want `keeps the transitional "COALESCE\(fence, 0\)" default: a row whose fence is NULL stays unfenced for ever`
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -129,6 +130,107 @@ func casGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string)
 		ConditionExpression: aws.String("lease_gen = :tok"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":v":   n(1),
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func builderReversedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	cond := expression.Name("fence_token").GreaterThan(expression.Value(lease.Token)) // want `fence condition of db.UpdateItem is reversed: fence_token > lease.Token lets a stale holder's older token through .*; use fence_token < lease.Token`
+	upd := expression.Set(expression.Name("fence_token"), expression.Value(lease.Token))
+	expr, err := expression.NewBuilder().WithCondition(cond).WithUpdate(upd).Build()
+	if err != nil {
+		return err
+	}
+	_, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String("accounts"),
+		Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		ConditionExpression:       expr.Condition(),
+		UpdateExpression:          expr.Update(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	})
+	return err
+}
+
+func builderGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: the builder compares the stored fence below the token, or a fresh item
+	cond := expression.AttributeNotExists(expression.Name("fence_token")).Or(expression.Name("fence_token").LessThan(expression.Value(lease.Token)))
+	upd := expression.Set(expression.Name("fence_token"), expression.Value(lease.Token))
+	expr, err := expression.NewBuilder().WithCondition(cond).WithUpdate(upd).Build()
+	if err != nil {
+		return err
+	}
+	_, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String("accounts"),
+		Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		ConditionExpression:       expr.Condition(),
+		UpdateExpression:          expr.Update(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	})
+	return err
+}
+
+func transactReversedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: []types.TransactWriteItem{
+			{ConditionCheck: &types.ConditionCheck{
+				TableName:                 aws.String("locks"),
+				Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "acct"}},
+				ConditionExpression:       aws.String("fence_token >= :tok"), // want `fence condition of db.TransactWriteItems is reversed: fence_token >= :tok .*; use fence_token <= :tok`
+				ExpressionAttributeValues: map[string]types.AttributeValue{":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)}},
+			}},
+			{Put: &types.Put{
+				TableName: aws.String("accounts"),
+				Item:      map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+			}},
+		},
+	})
+	return err
+}
+
+func transactGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: the ConditionCheck item fences the whole transaction in the valid direction
+	_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: []types.TransactWriteItem{
+			{ConditionCheck: &types.ConditionCheck{
+				TableName:                 aws.String("locks"),
+				Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "acct"}},
+				ConditionExpression:       aws.String("fence_token <= :tok"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)}},
+			}},
+			{Put: &types.Put{
+				TableName: aws.String("accounts"),
+				Item:      map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+			}},
+		},
+	})
+	return err
+}
+
+func notReversedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("NOT fence_token < :tok"), // want `is reversed: fence_token >= :tok .*; use fence_token <= :tok`
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func notGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: NOT fence_token > :tok is fence_token <= :tok
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("NOT fence_token > :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
 		},
 	})

@@ -7,9 +7,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 type Lease struct {
@@ -66,5 +70,25 @@ func dynamoFlip(ctx context.Context, db *dynamodb.Client, lease Lease, acct stri
 			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
 		},
 	})
+	return err
+}
+
+func builderFlip(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	cond := expression.Name("fence_token").GreaterThanEqual(expression.Value(lease.Token)) // want `is reversed`
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return err
+	}
+	_, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String("accounts"),
+		Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		ConditionExpression:       expr.Condition(),
+		ExpressionAttributeValues: expr.Values(),
+	})
+	return err
+}
+
+func etcdFlip(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), ">", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit() // want `is reversed`
 	return err
 }

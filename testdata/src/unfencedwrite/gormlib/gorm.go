@@ -128,3 +128,7 @@ func otherClauseUnknownGood(db *gorm.DB, lease *Lease, id int64, name string) er
 	// ok: a clause that may add a condition leaves the write unjudged
 	return db.Model(&Job{}).Clauses(clause.Eq{Column: "fence", Value: lease.Token}).Where("id = ?", id).Update("state", name).Error
 }
+
+func mapRecordedOnlyBad(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
+	return db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).Updates(map[string]any{"state": "done", "fence": lease.Token}).Error // want `is not fenced: it records lease.Token in fence but its WHERE never compares it`
+}

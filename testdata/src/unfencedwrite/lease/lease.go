@@ -279,3 +279,28 @@ func orTwoFencesBad(ctx context.Context, db *sql.DB, lease Lease, account string
 	_, err := db.ExecContext(ctx, "UPDATE account_balances SET balance = balance - $1, fence_token = $3 WHERE account_id = $2 AND (fence_token < $3 OR fence_epoch < $3)", amount, account, lease.Token) // want `SQL write via db.ExecContext to account_balances under the Lease held in parameter lease is not fenced`
 	return err
 }
+
+func mergeFencedGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// ok: the WHEN MATCHED condition compares the token, and the update records it
+	_, err := db.ExecContext(ctx, `MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id
+		WHEN MATCHED AND t.fence < $2 THEN UPDATE SET body = $1, fence = $2`, body, lease.Token, id)
+	return err
+}
+
+func mergeRecordedOnlyBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// want +1 `it records lease.Token in fence but its WHERE never compares it`
+	_, err := db.ExecContext(ctx, `MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id
+		WHEN MATCHED THEN UPDATE SET body = $1, fence = $2`, body, lease.Token, id)
+	return err
+}
+
+func coalesceGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// ok: COALESCE(fence, 0) compares the stored fence (its NULL default is fencepredicate's)
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND COALESCE(fence, 0) < $2", body, lease.Token, id)
+	return err
+}
+
+func coalesceNoTokenBad(ctx context.Context, db *sql.DB, lease Lease, id, body string, limit int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1 WHERE id = $2 AND COALESCE(fence, 0) < $3", body, id, limit) // want `SQL write via db.ExecContext to docs under the Lease held in parameter lease is not fenced: its WHERE does not compare a fence column with the token`
+	return err
+}

@@ -103,3 +103,28 @@ func s3Good(ctx context.Context, client *s3.Client, lease Lease, id string) erro
 	})
 	return err
 }
+
+func dynamoValuesNoTokenBad(ctx context.Context, db *dynamodb.Client, lease Lease, sku string, v int) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `its ConditionExpression does not compare the fence attribute with the token`
+		TableName:           aws.String("inventory"),
+		Key:                 map[string]types.AttributeValue{"sku": &types.AttributeValueMemberS{Value: sku}},
+		UpdateExpression:    aws.String("SET qty = :v"),
+		ConditionExpression: aws.String("version < :v"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":v": &types.AttributeValueMemberN{Value: strconv.Itoa(v)},
+		},
+	})
+	return err
+}
+
+func dynamoValuesElsewhereGood(ctx context.Context, db *dynamodb.Client, lease Lease, sku string, vals map[string]types.AttributeValue) error {
+	// ok: the values are built by the caller, where :tok may be the token; not judged
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String("inventory"),
+		Key:                       map[string]types.AttributeValue{"sku": &types.AttributeValueMemberS{Value: sku}},
+		UpdateExpression:          aws.String("SET qty = :v, fence_token = :tok"),
+		ConditionExpression:       aws.String("fence_token < :tok"),
+		ExpressionAttributeValues: vals,
+	})
+	return err
+}
