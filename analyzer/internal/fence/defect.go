@@ -1,6 +1,9 @@
 package fence
 
-import "go/token"
+import (
+	"go/token"
+	"sort"
+)
 
 // DefectKind names one thing wrong with a write (or with a token
 // parameter or source), decided once by the engine. Each analyzer reports
@@ -64,6 +67,12 @@ type Defect struct {
 	Related []Related
 	// Edits is a local, mechanical fix, empty when none is safe.
 	Edits []Edit
+
+	// Weak is, for DefectWeakToken, the weak value at its source (Pos);
+	// Detail then names where it is used as a token ("the fence of SQL
+	// write via db.ExecContext", "the token of lease Lease") and Category
+	// is "counter", "lease-id" or "weak".
+	Weak *WeakSource
 }
 
 // Related is one secondary position of a Defect.
@@ -76,4 +85,16 @@ type Related struct {
 type Edit struct {
 	Pos, End token.Pos
 	NewText  string
+}
+
+// sortDefects orders defects by file name and offset, like Model.Writes:
+// drivers parse files in parallel, so token.Pos order varies between runs.
+func sortDefects(fset *token.FileSet, ds []*Defect) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := fset.Position(ds[i].Pos), fset.Position(ds[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
 }

@@ -59,7 +59,6 @@ func run(pass *analysis.Pass) (res any, err error) {
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
-	model.Funcs = e.funcs
 	// originOf memoises into the engine's maps, and drivers run a
 	// package's analyzers concurrently: serialise the callers.
 	var mu sync.Mutex
@@ -72,9 +71,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		}
 		return &Origin{Desc: o.desc, Pos: o.pos, Weak: o.weak, Why: o.why}
 	}
-	model.ScopeOf = e.scopeOf
 	model.sql = e.sql
-	model.CallAt = e.calls.get
 	// Order by file name and offset, not token.Pos: drivers parse files in
 	// parallel, so the Pos ranges files get vary from run to run.
 	fset := pass.Fset
@@ -85,6 +82,8 @@ func run(pass *analysis.Pass) (res any, err error) {
 		}
 		return a.Offset < b.Offset
 	})
+	e.weakDefects()
+	sortDefects(fset, model.Defects)
 	return model, nil
 }
 
@@ -168,6 +167,12 @@ type engine struct {
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	lastRead          token.Pos                     // the read behind the last "token" guard found
+
+	// weak tokens (weak.go)
+	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write
+	weakAt     map[token.Pos]*origin      // weak rules/ origins by position
+	weakOut    []weakWrite                // out-of-scope writes judged WeakToken
+	weakSeen   map[token.Pos]bool         // their calls, once each
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -186,6 +191,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		inSummary:   map[*ssa.Function]bool{},
 		memo:        map[ssa.Value]*origin{},
 		sql:         &sqlCache{},
+		writeInstr:  map[*Write]ssa.Instruction{},
 	}
 }
 

@@ -1,7 +1,6 @@
 package fence
 
 import (
-	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -164,15 +163,9 @@ type Model struct {
 	Defects  []*Defect
 	Internal []Internal
 
-	// For analyzers that need more than the verdicts: the package's SSA
-	// functions, and the engine's own views of them. Nil when !Relevant.
-	Funcs []*ssa.Function
 	// OriginOf traces a value back to its fencing token (nil: no token).
+	// Nil when !Relevant.
 	OriginOf func(ssa.Value) *Origin
-	// ScopeOf returns the lock scope an instruction of fn runs in.
-	ScopeOf func(fn *ssa.Function, instr ssa.Instruction) *Scope
-	// CallAt returns the call expression whose '(' is at lparen.
-	CallAt func(lparen token.Pos) *ast.CallExpr
 	// FactOf returns what the engine knows of a function declared or
 	// called in this package: local inference and directives, or imported
 	// facts. Analyzers declare no fact types, so they read facts here.

@@ -85,6 +85,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				}
 			}
 			ev.write = w
+			e.writeInstr[w] = instr
 			e.model.Writes = append(e.model.Writes, w)
 		}
 	}
@@ -735,6 +736,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		if !ev.isWrite {
 			return
 		}
+		e.noteWeakWrite(instr, ev)
 		any = true
 		switch {
 		case len(ev.fencedBy) > 0 && (ev.verdict == Unfenced || ev.verdict == Fenced):
