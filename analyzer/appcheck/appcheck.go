@@ -55,33 +55,21 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
 	ig := directive.CollectIgnores(pass)
-	// One diagnosis per check: every write it guards goes in Related.
-	byGuard := map[any][]*fence.Write{}
-	var guards []*fence.Write
-	for _, w := range model.Writes {
-		if w.Verdict != fence.AppChecked {
+	// One defect per check: the engine put every write it guards, the
+	// read behind it and the lock scope in Related.
+	for _, d := range model.Defects {
+		if d.Kind != fence.DefectAppChecked || d.Write == nil || d.Write.Guard == nil {
 			continue
 		}
-		if _, seen := byGuard[w.Guard]; !seen {
-			guards = append(guards, w)
+		related := make([]analysis.RelatedInformation, len(d.Related))
+		for i, r := range d.Related {
+			related[i] = analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: r.Message}
 		}
-		byGuard[w.Guard] = append(byGuard[w.Guard], w)
-	}
-	// guards are in the order of their first write: the model's file/offset order.
-	for _, g := range guards {
-		writes := byGuard[g.Guard]
-		var related []analysis.RelatedInformation
-		for _, w := range writes {
-			related = append(related, analysis.RelatedInformation{Pos: w.Pos, End: w.End, Message: "unfenced write " + w.Call})
-		}
-		if g.Read.IsValid() {
-			related = append([]analysis.RelatedInformation{{Pos: g.Read, Message: "stored fence read here"}}, related...)
-		}
-		related = append(related, analysis.RelatedInformation{Pos: g.Scope.Pos, Message: "lock scope opened here"})
 		ig.Report(pass, analysis.Diagnostic{
-			Pos:      g.Guard,
-			Category: g.GuardKind,
-			Message:  Message(g),
+			Pos:      d.Pos,
+			End:      d.End,
+			Category: d.Category,
+			Message:  Message(d.Write),
 			Related:  related,
 		})
 	}
@@ -99,15 +87,16 @@ func Message(w *fence.Write) string {
 	if w.Scope.Token != "" {
 		fix = "compare " + w.Scope.Token + " in the write's own condition"
 	}
-	switch w.GuardKind {
-	case "token":
-		return fmt.Sprintf("fence check %s is done in Go before the %s: a newer holder can write between this check and the write; %s", w.GuardText, target, fix)
-	case "clock":
-		return fmt.Sprintf("client-side expiry check %s guards the %s: a holder paused after the check writes anyway; %s", w.GuardText, target, fix)
-	case "flag":
-		return fmt.Sprintf("in-memory ownership flag %s guards the %s: it cannot know the lock was lost; %s", w.GuardText, target, fix)
-	case "session":
-		return fmt.Sprintf("session liveness check %s guards the %s: the session can expire right after it; %s", w.GuardText, target, fix)
+	g := w.Guard
+	switch g.Kind {
+	case fence.GuardToken:
+		return fmt.Sprintf("fence check %s is done in Go before the %s: a newer holder can write between this check and the write; %s", g.Text, target, fix)
+	case fence.GuardClock:
+		return fmt.Sprintf("client-side expiry check %s guards the %s: a holder paused after the check writes anyway; %s", g.Text, target, fix)
+	case fence.GuardFlag:
+		return fmt.Sprintf("in-memory ownership flag %s guards the %s: it cannot know the lock was lost; %s", g.Text, target, fix)
+	case fence.GuardSession:
+		return fmt.Sprintf("session liveness check %s guards the %s: the session can expire right after it; %s", g.Text, target, fix)
 	}
-	return fmt.Sprintf("client-side lease check %s guards the %s: a paused holder passes it and writes anyway; %s", w.GuardText, target, fix)
+	return fmt.Sprintf("client-side lease check %s guards the %s: a paused holder passes it and writes anyway; %s", g.Text, target, fix)
 }

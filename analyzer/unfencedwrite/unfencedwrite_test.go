@@ -45,3 +45,9 @@ func TestAdvisoryLocks(t *testing.T) {
 func TestGorm(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/gormlib")
 }
+
+// TestGuards: checks in Go that guard nothing (an error check after a
+// fenced write, a zero-token test) leave the next write unfencedwrite's.
+func TestGuards(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/guards")
+}

@@ -59,6 +59,11 @@ func run(pass *analysis.Pass) (res any, err error) {
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
+	for _, f := range e.funcs {
+		if f.Parent() == nil {
+			model.SSAFuncs = append(model.SSAFuncs, f.Name())
+		}
+	}
 	// originOf memoises into the engine's maps, and drivers run a
 	// package's analyzers concurrently: serialise the callers.
 	var mu sync.Mutex
@@ -83,6 +88,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 		return a.Offset < b.Offset
 	})
 	e.weakDefects()
+	e.appCheckDefects()
 	sortDefects(fset, model.Defects)
 	return model, nil
 }
@@ -166,7 +172,6 @@ type engine struct {
 	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
-	lastRead          token.Pos                     // the read behind the last "token" guard found
 
 	// weak tokens (weak.go)
 	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write

@@ -91,18 +91,10 @@ type Write struct {
 	Verdict  Verdict
 	// Detail completes "is not fenced: ..." for Unfenced and RecordedOnly.
 	Detail string
-	// Guard is the Go-side check that AppChecked writes sit under;
-	// GuardText renders it and GuardKind says what it checks: "token"
-	// (the token compared in Go, read-then-compare), "lease" (the
-	// client's view of its lease: Valid(), TTL, Until), "clock"
-	// (time.Now().Before(expiry)), "flag" (an in-memory ownership flag),
-	// "session" (an etcd session's liveness).
-	Guard     token.Pos
-	GuardText string
-	GuardKind string
-	// Read is, for a "token" guard, the call that read the stored value
-	// compared in Go (NoPos when unknown).
-	Read token.Pos
+	// Guard is the Go-side check an AppChecked write sits under (nil
+	// otherwise): a read-then-compare of the stored fence, or the client's
+	// view of its lease (guard.go).
+	Guard *Guard
 	// Literal is the expression holding the write's condition: the SQL
 	// argument, the ConditionExpression value. NoPos when unknown.
 	Literal, LiteralEnd token.Pos
@@ -157,6 +149,9 @@ type Model struct {
 	// SkippedFuncs counts the function bodies of a relevant package that
 	// the per-function filter found nothing lock-related in (no SSA built).
 	SkippedFuncs int
+	// SSAFuncs names the package-level functions and methods whose SSA
+	// was built (what the filter kept), for tests of the filter.
+	SSAFuncs []string
 	Writes       []*Write
 	// Defects is everything wrong that the engine found, in position
 	// order; analyzers report the kinds they own (see DefectKind).

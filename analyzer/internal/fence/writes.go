@@ -24,13 +24,10 @@ type eval struct {
 	unit ssa.Value
 	// lockingRead: a SELECT ... FOR UPDATE/SHARE on the unit.
 	lockingRead bool
-	guard       token.Pos
+	guard       *Guard
 	write       *Write
 
 	litArg       int // index of the argument holding the condition, -1 if none
-	guardText    string
-	guardKind    string
-	read         token.Pos
 	sql          string
 	tokenOffsets []int
 	compares     []Compare
@@ -65,18 +62,16 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				continue
 			}
 			if ev.verdict == Unfenced || ev.verdict == RecordedOnly {
-				e.lastRead = token.NoPos
-				if g, text, kind := e.guardOf(f, instr, s); g != token.NoPos {
+				if g := e.guardOf(f, instr, s); g != nil {
 					ev.verdict = AppChecked
-					ev.guard, ev.guardText, ev.guardKind = g, text, kind
-					ev.read = e.lastRead
+					ev.guard = g
 				}
 			}
 			w := &Write{
 				Pos: pos, End: pos, Call: e.callName(pos), Store: ev.store, Target: ev.target,
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
-				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
+				Instr: instr, Func: f,
 			}
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
@@ -124,6 +119,7 @@ func (e *engine) applyUnits(f *ssa.Function, units []*unitWrite) {
 		case Unfenced, RecordedOnly, AppChecked:
 			if fenced[u.ev.unit] || (locked[u.ev.unit] && goCompare) {
 				u.ev.write.Verdict = Fenced
+				u.ev.write.Guard = nil // the unit fences it: no app check
 			}
 		}
 	}
