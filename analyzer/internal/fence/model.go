@@ -152,7 +152,7 @@ type Model struct {
 	// SSAFuncs names the package-level functions and methods whose SSA
 	// was built (what the filter kept), for tests of the filter.
 	SSAFuncs []string
-	Writes       []*Write
+	Writes   []*Write
 	// Defects is everything wrong that the engine found, in position
 	// order; analyzers report the kinds they own (see DefectKind).
 	Defects  []*Defect
