@@ -145,3 +145,17 @@ var ClientCheckMethods = map[string]bool{
 	"IsOwner": false, // etcd's IsOwner is a Cmp evaluated by etcd, not a check
 	"Until":   true, "TTL": true, "Alive": true, "IsAlive": true,
 }
+
+// writeVerbs begin the names of methods that write: an interface method
+// named so (Put, SaveDoc) is taken to write, since its body is unknown.
+var writeVerbs = []string{"Put", "Set", "Save", "Write", "Update", "Delete", "Store", "Commit", "Insert", "Upsert", "Apply", "CAS", "Compare", "Publish", "Append", "Remove", "Create", "Replace", "Patch"}
+
+// IsWriteMethodName reports whether a method name says it writes.
+func IsWriteMethodName(name string) bool {
+	for _, v := range writeVerbs {
+		if strings.HasPrefix(name, v) {
+			return true
+		}
+	}
+	return false
+}

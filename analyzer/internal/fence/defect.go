@@ -73,6 +73,9 @@ type Defect struct {
 	// write via db.ExecContext", "the token of lease Lease") and Category
 	// is "counter", "lease-id" or "weak".
 	Weak *WeakSource
+	// Token is, for DefectOptionalToken and DefectZeroFallback, the token
+	// parameter, field, literal or branch, in data (optdefects.go).
+	Token *TokenUse
 }
 
 // Related is one secondary position of a Defect.

@@ -89,6 +89,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 	})
 	e.weakDefects()
 	e.appCheckDefects()
+	e.optionalDefects()
 	sortDefects(fset, model.Defects)
 	return model, nil
 }
@@ -178,6 +179,9 @@ type engine struct {
 	weakAt     map[token.Pos]*origin      // weak rules/ origins by position
 	weakOut    []weakWrite                // out-of-scope writes judged WeakToken
 	weakSeen   map[token.Pos]bool         // their calls, once each
+
+	// optional tokens (optdefects.go): every write's eval by its '('
+	callEvals map[token.Pos]notedCall
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {

@@ -58,6 +58,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			if ev.unit != nil {
 				units = append(units, &unitWrite{ev: ev, instr: instr})
 			}
+			e.noteCall(instr, cc, ev, true)
 			if !ev.isWrite {
 				continue
 			}
@@ -733,6 +734,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 			return
 		}
 		e.noteWeakWrite(instr, ev)
+		e.noteCall(instr, cc, ev, false)
 		any = true
 		switch {
 		case len(ev.fencedBy) > 0 && (ev.verdict == Unfenced || ev.verdict == Fenced):

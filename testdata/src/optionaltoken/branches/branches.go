@@ -5,8 +5,10 @@ package branches
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"github.com/hashicorp/consul/api"
+	"gorm.io/gorm"
 )
 
 // Lease is lease-shaped.
@@ -108,4 +110,27 @@ func deleteHelperBad(ctx context.Context, db *sql.DB, l *Lease, id string) error
 	}
 	_, err := db.ExecContext(ctx, "DELETE FROM docs WHERE id = $1 AND fence <= $2", id, l.Token)
 	return err
+}
+
+// Doc is a gorm model.
+type Doc struct {
+	ID    string
+	Body  string
+	Fence int64
+}
+
+// gorm writes are judged by the engine like any other write kind.
+func gormBad(db *gorm.DB, id, body string, fence int64) error {
+	if fence == 0 { // want `when fence is zero the write falls back to an unfenced db.Model\(&Doc\{\}\).Where\("id = \?", id\).Update`
+		return db.Model(&Doc{}).Where("id = ?", id).Update("body", body).Error
+	}
+	return db.Model(&Doc{}).Where("id = ? AND fence < ?", id, fence).Updates(map[string]any{"body": body, "fence": fence}).Error
+}
+
+// ok: a zero token is rejected before the gorm write
+func gormGood(db *gorm.DB, id, body string, fence int64) error {
+	if fence == 0 {
+		return errors.New("no fencing token")
+	}
+	return db.Model(&Doc{}).Where("id = ? AND fence < ?", id, fence).Updates(map[string]any{"body": body, "fence": fence}).Error
 }
