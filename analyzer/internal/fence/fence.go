@@ -87,9 +87,11 @@ func run(pass *analysis.Pass) (res any, err error) {
 		}
 		return a.Offset < b.Offset
 	})
-	e.weakDefects()
-	e.appCheckDefects()
-	e.optionalDefects()
+	// The defect passes read the finished model; a panic in one costs its
+	// findings only (an Internal record), never the engine's result.
+	e.guardStep("weak tokens", e.weakDefects)
+	e.guardStep("app checks", e.appCheckDefects)
+	e.guardStep("optional tokens", e.optionalDefects)
 	sortDefects(fset, model.Defects)
 	return model, nil
 }
@@ -182,6 +184,7 @@ type engine struct {
 
 	// optional tokens (optdefects.go): every write's eval by its '('
 	callEvals map[token.Pos]notedCall
+	published map[*types.Func]*FuncFact // local and called imported facts (publish)
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -289,6 +292,23 @@ func (e *engine) guard(f *ssa.Function, fn func()) {
 		if r := recover(); r != nil {
 			e.model.Internal = append(e.model.Internal, Internal{
 				Pos: f.Pos(), Func: f.String(),
+				Msg: fmt.Sprintf("%v\n%s", r, firstLines(string(debug.Stack()), 12)),
+			})
+		}
+	}()
+	fn()
+}
+
+// guardStep runs a package-wide step like guard runs a per-function one.
+func (e *engine) guardStep(name string, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			pos := token.NoPos
+			if len(e.pass.Files) > 0 {
+				pos = e.pass.Files[0].Package
+			}
+			e.model.Internal = append(e.model.Internal, Internal{
+				Pos: pos, Func: e.pass.Pkg.Path() + " (" + name + ")",
 				Msg: fmt.Sprintf("%v\n%s", r, firstLines(string(debug.Stack()), 12)),
 			})
 		}

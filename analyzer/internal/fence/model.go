@@ -2,7 +2,6 @@ package fence
 
 import (
 	"go/token"
-	"go/types"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"golang.org/x/tools/go/ssa"
@@ -161,10 +160,6 @@ type Model struct {
 	// OriginOf traces a value back to its fencing token (nil: no token).
 	// Nil when !Relevant.
 	OriginOf func(ssa.Value) *Origin
-	// FactOf returns what the engine knows of a function declared or
-	// called in this package: local inference and directives, or imported
-	// facts. Analyzers declare no fact types, so they read facts here.
-	FactOf func(*types.Func) *FuncFact
 
 	sql *sqlCache
 }

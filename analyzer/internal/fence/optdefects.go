@@ -264,7 +264,7 @@ func (c *optChecker) findWriters() {
 	// or through local helpers (transitively) and imported facts: reuse
 	// them rather than walking every body again.
 	for fn := range c.decls {
-		if f := c.e.model.FactOf(fn); f != nil && f.Write {
+		if f := c.e.publishedFact(fn); f != nil && f.Write {
 			c.writers[fn] = true
 		}
 	}
@@ -369,7 +369,7 @@ func (c *optChecker) isTokenInt(t types.Type) bool {
 func (c *optChecker) checkParams(fn *types.Func, ft *ast.FuncType, writes bool) {
 	sig := fn.Type().(*types.Signature)
 	var fenced map[int]bool
-	if f := c.e.model.FactOf(fn); f != nil {
+	if f := c.e.publishedFact(fn); f != nil {
 		fenced = map[int]bool{}
 		for _, i := range f.FencedBy {
 			fenced[i] = true
@@ -672,7 +672,7 @@ func hasSuffix(name string, suffixes []string) bool {
 // package) and token-named parameters of a token shape.
 func (c *optChecker) tokenParams(fn *types.Func) map[int]bool {
 	out := map[int]bool{}
-	if f := c.e.model.FactOf(fn); f != nil {
+	if f := c.e.publishedFact(fn); f != nil {
 		for _, i := range f.TokenParams {
 			out[i] = true
 		}
@@ -785,7 +785,7 @@ func (c *optChecker) calleeWrites(fn *types.Func) bool {
 	if c.writers[fn] {
 		return true
 	}
-	if f := c.e.model.FactOf(fn); f != nil && (f.Write || len(f.FencedBy) > 0 || len(f.TokenParams) > 0) {
+	if f := c.e.publishedFact(fn); f != nil && (f.Write || len(f.FencedBy) > 0 || len(f.TokenParams) > 0) {
 		return true
 	}
 	sig := fn.Type().(*types.Signature)
