@@ -176,8 +176,8 @@ func (e *engine) isClientCheck(cond ssa.Value, depth int) *Guard {
 
 // readThenCompare: c compares a token-derived value with a value read
 // from storage (the stored fence) and returns where it was read. A
-// comparison with a constant (a zero-token test), with another token, or
-// of an error that happens to derive from a token-carrying call (the
+// comparison with a constant (a zero-token test), with a parameter or
+// another lease's token, or of an error that happens to derive from a token-carrying call (the
 // error of a fenced write helper) is no read-then-compare.
 func (e *engine) readThenCompare(c *ssa.BinOp) (token.Pos, bool) {
 	for _, pair := range [][2]ssa.Value{{c.X, c.Y}, {c.Y, c.X}} {
@@ -185,9 +185,8 @@ func (e *engine) readThenCompare(c *ssa.BinOp) (token.Pos, bool) {
 		if !isTokenValueType(tok.Type()) || !e.originOf(tok).isToken() {
 			continue
 		}
-		if e.originOf(stored).isToken() {
-			continue
-		}
+		// The stored side may itself be a token by rules (an etcd Get's
+		// ModRevision): what makes it the stored fence is that it was read.
 		if pos := e.readCall(stored, 0); pos != token.NoPos {
 			return pos, true
 		}
@@ -403,6 +402,17 @@ func (e *engine) readCall(v ssa.Value, depth int) token.Pos {
 		}
 		if e.writesCall(cc) {
 			return token.NoPos // a write's result is not the stored fence
+		}
+		if fn != nil {
+			if _, ok := rules.TokenOfFunc(fn); ok {
+				return token.NoPos // a token source (m.Header()), not a read of storage
+			}
+			if ff := e.calleeFact(fn); ff != nil && (ff.Acquire || ff.Token) {
+				return token.NoPos // a lease just granted, not the stored fence
+			}
+		}
+		if _, ok := e.acquireOf(x); ok {
+			return token.NoPos
 		}
 		return e.exprPos(x.Pos())
 	}

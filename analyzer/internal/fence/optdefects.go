@@ -405,14 +405,16 @@ func (c *optChecker) checkParams(fn *types.Func, ft *ast.FuncType, writes bool) 
 // checkParam reports parameter p of fn when it is a fencing token taken in
 // an optional shape. A name is not a token (issue 12: a pagination token
 // that is only JSON-encoded): a token-named parameter counts only when the
-// function writes shared storage (its writes are then judged with it as
-// the token), when the engine saw it reach a write's fence (fenced:
-// FencedBy, TokenParams), when a caller here passes it a lease- or
-// lock-derived token (fenced, too), or, for an interface method, whose
-// body is unknown, when the method is named like a write.
+// engine saw it fence a write (fenced: FencedBy, TokenParams), when a
+// caller here passes it a lease- or lock-derived token (fenced, too), when
+// its value reaches an argument of a write (reachesWrite: a storage call,
+// a write helper, an interface method named like a write), or, for an
+// interface method, whose body is unknown, when the method is named like
+// a write.
 func (c *optChecker) checkParam(fn *types.Func, p *types.Var, variadic, writes, fenced bool, pos, end token.Pos) {
 	t := p.Type()
-	named := tokenName(p.Name(), writes) && (writes || fenced || (isInterfaceMethod(fn) && rules.IsWriteMethodName(fn.Name())))
+	named := tokenName(p.Name(), writes) &&
+		(fenced || (isInterfaceMethod(fn) && rules.IsWriteMethodName(fn.Name())) || c.reachesWrite(fn, p))
 	if variadic {
 		elem := t.(*types.Slice).Elem()
 		if opt, ctor := c.optionType(elem); opt != nil && ctor != nil {
@@ -1089,4 +1091,75 @@ func (c *optChecker) passedToken(fn *types.Func, i int) bool {
 		}
 	}
 	return c.tokenArgs[fn.Origin()][i]
+}
+
+// reachesWrite reports whether the value of parameter p of fn, or one
+// derived from it (*p, p.V, p[0], strconv.FormatInt(p), a struct, slice or
+// map holding it), is an argument of a write call in fn's body. It follows
+// the value forwards through SSA referrers. Without SSA for fn (the filter
+// found nothing to judge) it does not.
+func (c *optChecker) reachesWrite(fn *types.Func, p *types.Var) bool {
+	sf := c.e.prog.FuncValue(fn)
+	if sf == nil || !hasBody(sf) || tooBig(sf) {
+		return false
+	}
+	for _, sp := range sf.Params {
+		if sp.Object() == p {
+			return c.flowsToWrite(sp, map[ssa.Value]bool{}, 0)
+		}
+	}
+	return false
+}
+
+func (c *optChecker) flowsToWrite(v ssa.Value, seen map[ssa.Value]bool, depth int) bool {
+	if v == nil || seen[v] || depth > 16 || v.Referrers() == nil {
+		return false
+	}
+	seen[v] = true
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case ssa.CallInstruction:
+			cc := r.Common()
+			if callee := calleeFunc(cc); callee != nil {
+				if _, ok := rules.WriteOf(callee); ok || c.calleeWrites(callee) {
+					return true
+				}
+			}
+			// A value computed from it (strconv.FormatInt(p), fmt.Sprint).
+			if call, ok := r.(*ssa.Call); ok && c.flowsToWrite(call, seen, depth+1) {
+				return true
+			}
+		case *ssa.Store:
+			if r.Val != v {
+				continue
+			}
+			if c.flowsToWrite(r.Addr, seen, depth+1) {
+				return true
+			}
+			switch a := r.Addr.(type) {
+			case *ssa.FieldAddr:
+				if c.flowsToWrite(a.X, seen, depth+1) {
+					return true
+				}
+			case *ssa.IndexAddr:
+				if c.flowsToWrite(a.X, seen, depth+1) {
+					return true
+				}
+			}
+		case *ssa.MapUpdate:
+			if r.Value == v && c.flowsToWrite(r.Map, seen, depth+1) {
+				return true
+			}
+		case ssa.Value:
+			// *p, p.V, &p.V, p[0], conversions, interfaces, slices,
+			// arithmetic, phis; not comparisons, whose bool is not the token.
+			if bo, ok := r.(*ssa.BinOp); ok && isCompare(bo.Op) {
+				continue
+			}
+			if c.flowsToWrite(r, seen, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }

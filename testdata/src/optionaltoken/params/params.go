@@ -5,6 +5,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"strconv"
 )
 
 // Token is the named token type of Lease.
@@ -156,4 +158,23 @@ func enqueueCount(q chan<- *int64, fence *int64) {
 func countCaller(q chan<- *int64) {
 	n := int64(3)
 	enqueueCount(q, &n)
+}
+
+// DocStore is a store this package cannot see into.
+type DocStore interface {
+	SaveDoc(ctx context.Context, id string, fence int64) error
+}
+
+// SaveVia's token reaches a write through an interface method named like
+// one.
+func SaveVia(ctx context.Context, s DocStore, id string, fence *int64) error { // want `fencing token parameter fence of SaveVia is a pointer`
+	return s.SaveDoc(ctx, id, *fence)
+}
+
+// ok: the same pointer handed to a method that does not write
+func DescribeVia(s fmt.Stringer, fence *int64) string {
+	if fence == nil {
+		return s.String()
+	}
+	return s.String() + strconv.FormatInt(*fence, 10)
 }
