@@ -123,14 +123,6 @@ func (e *engine) nodeAt(pos token.Pos) ast.Expr {
 	return nil
 }
 
-// ownershipFlags are bool fields that hold the client's belief it holds
-// the lock.
-var ownershipFlags = map[string]bool{
-	"held": true, "isheld": true, "isleader": true, "leader": true, "amleader": true,
-	"owner": true, "isowner": true, "locked": true, "islocked": true, "holding": true,
-	"haslock": true, "hold": true, "valid": true, "active": true,
-}
-
 func (e *engine) isClientCheck(cond ssa.Value, depth int) *Guard {
 	if depth > 6 || cond == nil {
 		return nil
@@ -142,13 +134,13 @@ func (e *engine) isClientCheck(cond ssa.Value, depth int) *Guard {
 		}
 		if c.Op == token.MUL {
 			if fa, ok := c.X.(*ssa.FieldAddr); ok {
-				if st, ok := derefStruct(fa.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(fa.Field).Name())] && isBool(st.Field(fa.Field).Type()) {
+				if st, ok := derefStruct(fa.X.Type()); ok && rules.IsOwnershipFlagName(st.Field(fa.Field).Name()) && isBool(st.Field(fa.Field).Type()) {
 					return &Guard{Pos: fa.Pos(), Kind: GuardFlag}
 				}
 			}
 		}
 	case *ssa.Field:
-		if st, ok := derefStruct(c.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(c.Field).Name())] && isBool(st.Field(c.Field).Type()) {
+		if st, ok := derefStruct(c.X.Type()); ok && rules.IsOwnershipFlagName(st.Field(c.Field).Name()) && isBool(st.Field(c.Field).Type()) {
 			return &Guard{Pos: c.Pos(), Kind: GuardFlag}
 		}
 	case *ssa.BinOp:

@@ -334,25 +334,6 @@ func (c *optChecker) checkDecls(f *ast.File) {
 	}
 }
 
-// tokenName reports whether a parameter name says it is a fencing token:
-// the contract's names, any name containing "fenc", and lease/lock-prefixed
-// ones (leaseToken, lockEpoch). "tok" counts only in functions that write.
-func tokenName(name string, writes bool) bool {
-	if rules.IsTokenParamName(name) || rules.IsTokenFieldName(name) {
-		return true
-	}
-	l := strings.ToLower(name)
-	if strings.Contains(l, "fenc") {
-		return true
-	}
-	for _, p := range []string{"lease", "lock", "write"} {
-		if rest, ok := strings.CutPrefix(l, p); ok && rest != "" && rules.IsTokenParamName(rest) {
-			return true
-		}
-	}
-	return writes && (l == "tok" || l == "leasetok" || l == "locktok")
-}
-
 func (c *optChecker) isTokenType(t types.Type) bool {
 	return c.tokenTypes[types.Unalias(t)]
 }
@@ -413,12 +394,12 @@ func (c *optChecker) checkParams(fn *types.Func, ft *ast.FuncType, writes bool) 
 // a write.
 func (c *optChecker) checkParam(fn *types.Func, p *types.Var, variadic, writes, fenced bool, pos, end token.Pos) {
 	t := p.Type()
-	named := tokenName(p.Name(), writes) &&
+	named := rules.IsTokenishParamName(p.Name()) &&
 		(fenced || (isInterfaceMethod(fn) && rules.IsWriteMethodName(fn.Name())) || c.reachesWrite(fn, p))
 	if variadic {
 		elem := t.(*types.Slice).Elem()
 		if opt, ctor := c.optionType(elem); opt != nil && ctor != nil {
-			if isConstructorName(fn.Name()) && !writes {
+			if rules.IsConstructorName(fn.Name()) && !writes {
 				return // a client constructor's options configure the client
 			}
 			name := p.Name()
@@ -460,15 +441,6 @@ func (c *optChecker) qualifier(p *types.Package) string {
 	return p.Name()
 }
 
-func isConstructorName(name string) bool {
-	for _, p := range []string{"New", "Open", "Dial", "Connect", "Must"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func isByte(t types.Type) bool {
 	b, ok := types.Unalias(t).(*types.Basic)
 	return ok && (b.Kind() == types.Byte || b.Kind() == types.Uint8)
@@ -481,17 +453,7 @@ func deref(t types.Type) types.Type {
 	return t
 }
 
-// nullable wrappers: a struct with a presence flag next to the value
-// (sql.NullInt64, sql.Null[T], pgtype.Int8, null.Int), or a generic
-// Optional/Option/Maybe/Nullable of one type argument.
-var presenceFields = map[string]bool{
-	"Valid": true, "Set": true, "IsSet": true, "Present": true, "Ok": true, "OK": true,
-	"HasValue": true, "Defined": true, "Null": true, "IsNull": true,
-}
-
-var optionalNames = map[string]bool{
-	"Optional": true, "Option": true, "Maybe": true, "Nullable": true, "Opt": true, "Null": true,
-}
+// nullable wrappers: rules.IsPresenceFlagName, rules.IsOptionalTypeName.
 
 // isNullableToken reports whether t (or *t) is a nullable wrapper of an
 // integer or token type.
@@ -504,7 +466,7 @@ func (c *optChecker) nullable(t types.Type, depth int) bool {
 	if !ok || depth > 1 {
 		return false
 	}
-	if targs := n.TypeArgs(); targs != nil && targs.Len() == 1 && optionalNames[n.Obj().Name()] {
+	if targs := n.TypeArgs(); targs != nil && targs.Len() == 1 && rules.IsOptionalTypeName(n.Obj().Name()) {
 		if c.isTokenInt(targs.At(0)) {
 			return true
 		}
@@ -519,7 +481,7 @@ func (c *optChecker) nullable(t types.Type, depth int) bool {
 		switch {
 		case f.Embedded() && c.nullable(f.Type(), depth+1):
 			return true // null.Int embeds sql.NullInt64
-		case presenceFields[f.Name()] && isBool(f.Type()):
+		case rules.IsPresenceFlagName(f.Name()) && isBool(f.Type()):
 			flag = true
 		case c.isTokenInt(f.Type()):
 			value = true
@@ -591,8 +553,6 @@ func (c *optChecker) checkOptionConstructor(fn *types.Func, name *ast.Ident) {
 
 // ---- fields ----
 
-var requestSuffixes = []string{"Request", "Req", "Input", "Command", "Cmd", "Params", "Args", "Write", "Update"}
-
 var omitemptyKeys = []string{"json", "yaml", "db", "dynamodbav", "bson", "toml", "msgpack"}
 
 // checkFields reports token fields of lease and request structs that can be
@@ -605,7 +565,7 @@ func (c *optChecker) checkFields(tn *types.TypeName, st *ast.StructType) {
 	kind := ""
 	if _, ok := rules.LeaseOf(named); ok {
 		kind = "lease"
-	} else if c.writerParamTypes[named] || hasSuffix(tn.Name(), requestSuffixes) {
+	} else if c.writerParamTypes[named] || rules.IsRequestTypeName(tn.Name()) {
 		kind = "request"
 	}
 	if kind == "" {
@@ -658,15 +618,6 @@ func hasOmit(opts []string) bool {
 	return false
 }
 
-func hasSuffix(name string, suffixes []string) bool {
-	for _, s := range suffixes {
-		if strings.HasSuffix(name, s) && name != s {
-			return true
-		}
-	}
-	return false
-}
-
 // ---- call sites ----
 
 // tokenParams returns the parameters of fn that carry a fencing token:
@@ -683,10 +634,9 @@ func (c *optChecker) tokenParams(fn *types.Func) map[int]bool {
 		}
 	}
 	sig := fn.Type().(*types.Signature)
-	writes := c.writers[fn.Origin()]
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
-		if tokenName(p.Name(), writes) || c.isTokenType(deref(p.Type())) {
+		if rules.IsTokenishParamName(p.Name()) || c.isTokenType(deref(p.Type())) {
 			out[i] = true
 		}
 	}
@@ -986,16 +936,10 @@ func (c *optChecker) tokenish(x ast.Expr) bool {
 	case *ast.SelectorExpr:
 		name = e.Sel.Name
 	}
-	if tokenName(name, true) || c.isTokenType(c.pass.TypesInfo.TypeOf(x)) {
+	if rules.IsTokenishParamName(name) || c.isTokenType(c.pass.TypesInfo.TypeOf(x)) {
 		return true
 	}
-	l := strings.ToLower(name)
-	for _, s := range []string{"index", "version", "rev", "seq"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return rules.IsVersionName(name)
 }
 
 func terminates(b *ast.BlockStmt) bool {
@@ -1076,7 +1020,7 @@ func (c *optChecker) passedToken(fn *types.Func, i int) bool {
 					callee = callee.Origin()
 					sig := callee.Type().(*types.Signature)
 					for j, a := range params(cc) {
-						if j >= sig.Params().Len() || !tokenName(sig.Params().At(j).Name(), true) {
+						if j >= sig.Params().Len() || !rules.IsTokenishParamName(sig.Params().At(j).Name()) {
 							continue // only token-named parameters are asked about
 						}
 						if c.e.originOf(a).isToken() {
