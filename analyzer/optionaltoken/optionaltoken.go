@@ -25,12 +25,14 @@ it, and the failure is silent until the day a lock holder pauses past its
 lease: the write without a token is exactly the write the fence was meant to
 reject.
 
-optionaltoken reports, at the parameter, a fencing token taken by a function
-that writes under a lock, is a write helper, or names the token (token,
-fence, fencingToken, epoch, generation, revision, or a lease's token type)
-as a pointer, a variadic, a sql.Null* or other nullable wrapper, any, or a
+optionaltoken reports, at the parameter, a fencing token taken as a
+pointer, a variadic, a sql.Null* or other nullable wrapper, any, or a
 functional option (both the WithFence-style constructor and the function
-taking ...Option). At the field, a lease or request struct's token field
+taking ...Option). A parameter is a fencing token when it fences a write
+(also known across packages through facts), is of a lease's token type,
+is passed a lease's token by a caller, or is named like one (token, fence,
+fencingToken, epoch, generation, revision) and reaches a write; the name
+alone is not enough. At the field, a lease or request struct's token field
 that is a pointer or tagged omitempty (json, yaml, db). At the argument, a
 literal 0 or nil passed for a token parameter, also across packages. At the
 condition, an if that falls back to an unfenced write when the token is

@@ -29,7 +29,10 @@ holder's write can still pass.
 weaktoken reports, at the source expression of the value and with the
 reason, each such value that reaches a token position: the token compared
 by a fenced write's condition, the token field of a lease-shaped struct,
-or a token returned by an acquire function (//fencelint:acquire).
+or a token returned by an acquire function (//fencelint:acquire). Outside
+a lock scope it reports a clock reading, random number or UUID that the
+application mints itself and both compares and records in the same column
+of a write.
 
 It does not report etcd revisions, ZooKeeper zxids and sequence numbers,
 consul ModifyIndex/LockIndex, Kubernetes LeaderTransitions or sequences
