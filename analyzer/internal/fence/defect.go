@@ -54,7 +54,9 @@ type Defect struct {
 	// parameter, field or branch (optionaltoken).
 	Pos, End token.Pos
 	// Write is the write the defect is on; nil for defects of a token
-	// parameter or field that no single write owns.
+	// parameter or field that no single write owns. For DefectZeroFallback
+	// it is the unfenced fallback write when that is in a lock scope (and
+	// so also an unfencedwrite finding: the same root cause).
 	Write *Write
 	// Category is the analyzer's stable sub-rule ("discarded",
 	// "reversed", ...), empty when the analyzer has none.

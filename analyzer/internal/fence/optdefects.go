@@ -208,18 +208,18 @@ type optChecker struct {
 	tokenArgs map[*types.Func]map[int]bool
 }
 
-func (c *optChecker) report(pos, end token.Pos, u TokenUse, related ...Related) {
+func (c *optChecker) report(pos, end token.Pos, u TokenUse, related ...Related) *Defect {
 	if c.reported[pos] {
-		return // one report per root cause
+		return nil // one report per root cause
 	}
 	c.reported[pos] = true
 	kind := DefectOptionalToken
 	if u.Shape == ShapeBranch {
 		kind = DefectZeroFallback
 	}
-	c.e.model.Defects = append(c.e.model.Defects, &Defect{
-		Kind: kind, Pos: pos, End: end, Category: u.Shape.category(), Related: related, Token: &u,
-	})
+	d := &Defect{Kind: kind, Pos: pos, End: end, Category: u.Shape.category(), Related: related, Token: &u}
+	c.e.model.Defects = append(c.e.model.Defects, d)
+	return d
 }
 
 // optTokenTypes are the named token types of lease-shaped structs in pkg
@@ -851,9 +851,16 @@ func (c *optChecker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 	if fenced == nil {
 		return
 	}
-	c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: key, Func: types.ExprString(blind.Fun)},
+	d := c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: key, Func: types.ExprString(blind.Fun)},
 		Related{Pos: blind.Pos(), End: blind.End(), Message: "unfenced write"},
 		Related{Pos: fenced.Pos(), End: fenced.End(), Message: "fenced write"})
+	if d != nil {
+		// The fallback write, when it is in a lock scope: unfencedwrite
+		// reports the same call, so a reader can tell one root cause.
+		if n, ok := c.e.callEvals[blind.Lparen]; ok {
+			d.Write = n.ev.write
+		}
+	}
 }
 
 // zeroTest matches tok == 0, tok <= 0, tok == "", tok == nil, !tok.Valid
