@@ -91,7 +91,7 @@ func (e *engine) optionalDefects() {
 	c := &optChecker{
 		e:                e,
 		pass:             e.pass,
-		tokenTypes:       optTokenTypes(e.pass.Pkg),
+		tokenTypes:       e.leaseTokenTypes(),
 		decls:            map[*types.Func]*ast.FuncDecl{},
 		writers:          map[*types.Func]bool{},
 		options:          map[*types.Named]*types.Func{},
@@ -220,33 +220,6 @@ func (c *optChecker) report(pos, end token.Pos, u TokenUse, related ...Related) 
 	d := &Defect{Kind: kind, Pos: pos, End: end, Category: u.Shape.category(), Related: related, Token: &u}
 	c.e.model.Defects = append(c.e.model.Defects, d)
 	return d
-}
-
-// optTokenTypes are the named token types of lease-shaped structs in pkg
-// and its imports.
-func optTokenTypes(pkg *types.Package) map[types.Type]bool {
-	out := map[types.Type]bool{}
-	add := func(p *types.Package) {
-		scope := p.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok {
-				continue
-			}
-			if info, ok := rules.LeaseOf(tn.Type()); ok && info.Token != nil {
-				if n, ok := types.Unalias(deref(info.Token.Type())).(*types.Named); ok {
-					out[n] = true
-				}
-			}
-		}
-	}
-	add(pkg)
-	for _, imp := range pkg.Imports() {
-		if !rules.IsLibraryPackage(imp.Path()) {
-			add(imp)
-		}
-	}
-	return out
 }
 
 // ---- writers ----

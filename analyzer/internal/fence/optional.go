@@ -145,7 +145,7 @@ func (e *engine) leaseTokenTypes() map[types.Type]bool {
 				continue
 			}
 			if info, ok := rules.LeaseOf(tn.Type()); ok && info.Token != nil {
-				if n, ok := types.Unalias(info.Token.Type()).(*types.Named); ok {
+				if n, ok := tokenElem(info.Token.Type()).(*types.Named); ok { // Token *Token too
 					out[n] = true
 				}
 			}
