@@ -134,3 +134,23 @@ func gormGood(db *gorm.DB, id, body string, fence int64) error {
 	}
 	return db.Model(&Doc{}).Where("id = ? AND fence < ?", id, fence).Updates(map[string]any{"body": body, "fence": fence}).Error
 }
+
+// A nil token falls back to an unfenced write: the pointer parameter and
+// the branch are both optionaltoken's; the write itself is unfencedwrite's.
+func nilFallbackBad(ctx context.Context, db *sql.DB, id string, fence *int64) error { // want `fencing token parameter fence of nilFallbackBad is a pointer`
+	if fence == nil { // want `when fence is zero the write falls back to an unfenced db.ExecContext`
+		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id)
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *fence)
+	return err
+}
+
+// ok: the token by value, and zero rejected
+func nilFallbackGood(ctx context.Context, db *sql.DB, id string, fence int64) error {
+	if fence == 0 {
+		return errors.New("no fencing token")
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, fence)
+	return err
+}

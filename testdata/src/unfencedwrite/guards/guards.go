@@ -53,3 +53,23 @@ func zeroTokenThenFencedGood(ctx context.Context, db *sql.DB, l *Lease, id strin
 	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, l.Token)
 	return err
 }
+
+// A nil-token test is optionaltoken's subject (the pointer parameter, the
+// branch); the unfenced write in it is unfencedwrite's, never appcheck's.
+func nilTokenFallbackBad(ctx context.Context, db *sql.DB, id string, token *int64) error {
+	if token == nil {
+		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id) // want `SQL write via db.ExecContext to docs under the token parameter token is not fenced`
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *token)
+	return err
+}
+
+// ok: a nil token is rejected
+func nilTokenRejectedGood(ctx context.Context, db *sql.DB, id string, token *int64) error {
+	if token == nil {
+		return errNoToken
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *token)
+	return err
+}
