@@ -94,7 +94,14 @@ func Message(u *fence.TokenUse) string {
 	case fence.ShapeLiteral:
 		return fmt.Sprintf("literal %s passed as fencing token %s of %s: the write is not fenced; pass the lease's token", u.Literal, u.Name, u.Func)
 	case fence.ShapeBranch:
-		return fmt.Sprintf("when %s is zero the write falls back to an unfenced %s: reject a zero token instead of skipping the fence", u.Name, u.Func)
+		zero, article := u.Zero, "a"
+		if zero == "" {
+			zero = "zero"
+		}
+		if zero == "empty" || zero == "unset" {
+			article = "an"
+		}
+		return fmt.Sprintf("when %s is %s the write falls back to an unfenced %s: reject %s %s token instead of skipping the fence", u.Name, zero, u.Func, article, zero)
 	}
 	return "the fencing token can be left out"
 }

@@ -67,6 +67,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if w.Verdict != fence.Unfenced && w.Verdict != fence.RecordedOnly {
 			continue
 		}
+		if w.Omitted {
+			continue // optionaltoken reports it at the omitted token: one root cause
+		}
 		ig.Report(pass, analysis.Diagnostic{
 			Pos: w.Pos, End: w.End,
 			Category: category(w),

@@ -90,8 +90,8 @@ func run(pass *analysis.Pass) (res any, err error) {
 	// The defect passes read the finished model; a panic in one costs its
 	// findings only (an Internal record), never the engine's result.
 	e.guardStep("weak tokens", e.weakDefects)
+	e.guardStep("optional tokens", e.optionalDefects) // marks Omitted writes first
 	e.guardStep("app checks", e.appCheckDefects)
-	e.guardStep("optional tokens", e.optionalDefects)
 	sortDefects(fset, model.Defects)
 	return model, nil
 }

@@ -468,8 +468,8 @@ func callUsing(v ssa.Value, depth int) *ssa.Call {
 func (e *engine) appCheckDefects() {
 	byPos := map[token.Pos]*Defect{}
 	for _, w := range e.model.Writes {
-		if w.Verdict != AppChecked || w.Guard == nil {
-			continue
+		if w.Verdict != AppChecked || w.Guard == nil || w.Omitted {
+			continue // Omitted: optionaltoken's finding
 		}
 		d := byPos[w.Guard.Pos]
 		if d == nil {

@@ -90,6 +90,11 @@ type Write struct {
 	Verdict  Verdict
 	// Detail completes "is not fenced: ..." for Unfenced and RecordedOnly.
 	Detail string
+	// Omitted: the write is unfenced because its token was omitted (it is
+	// the call given a literal 0 or nil token, or sits on the fallback
+	// branch of a zero-token test). That is optionaltoken's finding, at
+	// its cause; unfencedwrite and appcheck leave the write alone.
+	Omitted bool
 	// Guard is the Go-side check an AppChecked write sits under (nil
 	// otherwise): a read-then-compare of the stored fence, or the client's
 	// view of its lease (guard.go).

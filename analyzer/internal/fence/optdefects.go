@@ -43,6 +43,10 @@ type TokenUse struct {
 	Type string
 	// Literal is "0" or "nil" (ShapeLiteral).
 	Literal string
+	// Zero names the missing token as a ShapeBranch test sees it: "zero"
+	// for a number, "nil" for a pointer or interface, "empty" for "",
+	// "unset" for a nullable's Valid.
+	Zero string
 }
 
 // OptionalShape is the shape an optional token takes.
@@ -113,6 +117,21 @@ func (e *engine) optionalDefects() {
 	}
 	for _, f := range e.pass.Files {
 		c.checkBody(f, !strings.HasSuffix(e.pass.Fset.File(f.FileStart).Name(), "_test.go"))
+	}
+	// One diagnosis per root cause: a write whose fence is missing because
+	// its token was omitted is optionaltoken's finding (at the literal, at
+	// the branch), not also unfencedwrite's or appcheck's.
+	for _, w := range e.model.Writes {
+		if c.omittedCalls[w.Pos] {
+			w.Omitted = true
+			continue
+		}
+		for _, sp := range c.omittedSpans {
+			if sp[0] <= w.Pos && w.Pos < sp[1] {
+				w.Omitted = true
+				break
+			}
+		}
 	}
 }
 
@@ -206,6 +225,11 @@ type optChecker struct {
 	// tokenArgs marks, per function of this package, the parameters some
 	// call here passes a lease- or lock-derived token to (nil until asked).
 	tokenArgs map[*types.Func]map[int]bool
+	// omittedCalls are the calls given a literal 0 or nil token (by
+	// Pos), omittedSpans the zero branches of fallback tests: the writes
+	// there are unfenced because the token was omitted.
+	omittedCalls map[token.Pos]bool
+	omittedSpans [][2]token.Pos
 }
 
 func (c *optChecker) report(pos, end token.Pos, u TokenUse, related ...Related) *Defect {
@@ -699,6 +723,10 @@ func (c *optChecker) checkCall(call *ast.CallExpr) {
 			continue
 		}
 		p := sig.Params().At(i)
+		if c.omittedCalls == nil {
+			c.omittedCalls = map[token.Pos]bool{}
+		}
+		c.omittedCalls[call.Pos()] = true
 		c.report(arg.Pos(), arg.End(), TokenUse{Shape: ShapeLiteral, Literal: lit, Name: p.Name(), Func: calleeName(c.pass.Pkg, fn)})
 	}
 }
@@ -824,7 +852,10 @@ func (c *optChecker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 	if fenced == nil {
 		return
 	}
-	d := c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: key, Func: types.ExprString(blind.Fun)},
+	for _, n := range zero {
+		c.omittedSpans = append(c.omittedSpans, [2]token.Pos{n.Pos(), n.End()})
+	}
+	d := c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: key, Func: types.ExprString(blind.Fun), Zero: c.zeroWord(ifs.Cond, x)},
 		Related{Pos: blind.Pos(), End: blind.End(), Message: "unfenced write"},
 		Related{Pos: fenced.Pos(), End: fenced.End(), Message: "fenced write"})
 	if d != nil {
@@ -834,6 +865,35 @@ func (c *optChecker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 			d.Write = n.ev.write
 		}
 	}
+}
+
+// zeroWord names the missing token as the test sees it: "nil" for a nil
+// pointer or interface, "empty" for "", "unset" for a nullable's Valid,
+// "zero" for a number.
+func (c *optChecker) zeroWord(cond, x ast.Expr) string {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return "unset" // !tok.Valid, tok.Valid
+	}
+	for _, side := range []ast.Expr{b.X, b.Y} {
+		switch lit := ast.Unparen(side).(type) {
+		case *ast.Ident:
+			if _, ok := c.pass.TypesInfo.Uses[lit].(*types.Nil); ok {
+				return "nil"
+			}
+		case *ast.BasicLit:
+			if lit.Kind == token.STRING {
+				return "empty"
+			}
+		}
+	}
+	if t := c.pass.TypesInfo.TypeOf(x); t != nil {
+		switch types.Unalias(t).Underlying().(type) {
+		case *types.Pointer, *types.Interface:
+			return "nil"
+		}
+	}
+	return "zero"
 }
 
 // zeroTest matches tok == 0, tok <= 0, tok == "", tok == nil, !tok.Valid

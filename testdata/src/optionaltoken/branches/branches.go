@@ -136,9 +136,10 @@ func gormGood(db *gorm.DB, id, body string, fence int64) error {
 }
 
 // A nil token falls back to an unfenced write: the pointer parameter and
-// the branch are both optionaltoken's; the write itself is unfencedwrite's.
+// the branch are optionaltoken's, and so is the write on that branch (it
+// is Omitted: unfencedwrite leaves it).
 func nilFallbackBad(ctx context.Context, db *sql.DB, id string, fence *int64) error { // want `fencing token parameter fence of nilFallbackBad is a pointer`
-	if fence == nil { // want `when fence is zero the write falls back to an unfenced db.ExecContext`
+	if fence == nil { // want `when fence is nil the write falls back to an unfenced db.ExecContext: reject a nil token instead of skipping the fence`
 		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id)
 		return err
 	}

@@ -54,11 +54,12 @@ func zeroTokenThenFencedGood(ctx context.Context, db *sql.DB, l *Lease, id strin
 	return err
 }
 
-// A nil-token test is optionaltoken's subject (the pointer parameter, the
-// branch); the unfenced write in it is unfencedwrite's, never appcheck's.
+// ok for unfencedwrite and appcheck: a nil-token fallback is one root
+// cause, optionaltoken's (the pointer parameter, the branch), so the
+// unfenced write on that branch is reported there only
 func nilTokenFallbackBad(ctx context.Context, db *sql.DB, id string, token *int64) error {
 	if token == nil {
-		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id) // want `SQL write via db.ExecContext to docs under the token parameter token is not fenced`
+		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id)
 		return err
 	}
 	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *token)

@@ -56,7 +56,8 @@ func directiveWriteBad(ctx context.Context, svc *locks.Service) error {
 	}
 	defer svc.Release(ctx, "topic")
 	_ = h
-	return store.Publish(ctx, "t", nil, 0) // want `no fencing token reaches Publish's fence parameter`
+	seq := uint64(len("t"))
+	return store.Publish(ctx, "t", nil, seq) // want `no fencing token reaches Publish's fence parameter`
 }
 
 func directiveWriteGood(ctx context.Context, svc *locks.Service) error {
