@@ -146,6 +146,109 @@ var ClientCheckMethods = map[string]bool{
 	"Until":   true, "TTL": true, "Alive": true, "IsAlive": true,
 }
 
+// writeVerbs begin the names of methods that write: an interface method
+// named so (Put, SaveDoc) is taken to write, since its body is unknown.
+var writeVerbs = []string{"Put", "Set", "Save", "Write", "Update", "Delete", "Store", "Commit", "Insert", "Upsert", "Apply", "CAS", "Compare", "Publish", "Append", "Remove", "Create", "Replace", "Patch"}
+
+// IsWriteMethodName reports whether a method name says it writes.
+func IsWriteMethodName(name string) bool {
+	for _, v := range writeVerbs {
+		if strings.HasPrefix(name, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsTokenishParamName reports whether a parameter (or tested value) is
+// named like a fencing token: the contract's names, any name containing
+// "fenc", and lease/lock/write-prefixed ones (leaseToken, lockEpoch,
+// writeFence, leaseTok). A name alone never makes a parameter a token:
+// the engine also wants it to reach a write (see fence/optdefects.go).
+func IsTokenishParamName(name string) bool {
+	if IsTokenParamName(name) || IsTokenFieldName(name) {
+		return true
+	}
+	l := strings.ToLower(name)
+	if strings.Contains(l, "fenc") {
+		return true
+	}
+	for _, p := range []string{"lease", "lock", "write"} {
+		if rest, ok := strings.CutPrefix(l, p); ok && rest != "" && IsTokenParamName(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsVersionName reports whether a value is named like a store's version
+// or index (a consul ModifyIndex, a row version), which a zero-token
+// branch tests like a token.
+func IsVersionName(name string) bool {
+	l := strings.ToLower(name)
+	for _, s := range []string{"index", "version", "rev", "seq"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsConstructorName: a client constructor, whose options configure the
+// client rather than one write.
+func IsConstructorName(name string) bool {
+	for _, p := range []string{"New", "Open", "Dial", "Connect", "Must"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// requestSuffixes end the names of request structs, whose token field is
+// sent with a write.
+var requestSuffixes = []string{"Request", "Req", "Input", "Command", "Cmd", "Params", "Args", "Write", "Update"}
+
+// IsRequestTypeName reports whether a struct type is named like a request.
+func IsRequestTypeName(name string) bool {
+	for _, s := range requestSuffixes {
+		if strings.HasSuffix(name, s) && name != s {
+			return true
+		}
+	}
+	return false
+}
+
+// presenceFlags are the bool fields of a nullable wrapper (sql.NullInt64's
+// Valid, an Optional's Set).
+var presenceFlags = map[string]bool{
+	"Valid": true, "Set": true, "IsSet": true, "Present": true, "Ok": true, "OK": true,
+	"HasValue": true, "Defined": true, "Null": true, "IsNull": true,
+}
+
+// IsPresenceFlagName reports whether a bool field says a value is set.
+func IsPresenceFlagName(name string) bool { return presenceFlags[name] }
+
+// optionalTypes are generic wrappers of one type argument that may hold
+// no value.
+var optionalTypes = map[string]bool{
+	"Optional": true, "Option": true, "Maybe": true, "Nullable": true, "Opt": true, "Null": true,
+}
+
+// IsOptionalTypeName reports whether a generic type is an optional wrapper.
+func IsOptionalTypeName(name string) bool { return optionalTypes[name] }
+
+// ownershipFlags are bool fields that hold the client's belief that it
+// holds the lock; a check on one is a client-side check, not a fence.
+var ownershipFlags = map[string]bool{
+	"held": true, "isheld": true, "isleader": true, "leader": true, "amleader": true,
+	"owner": true, "isowner": true, "locked": true, "islocked": true, "holding": true,
+	"haslock": true, "hold": true, "valid": true, "active": true,
+}
+
+// IsOwnershipFlagName reports whether a bool field is an ownership flag.
+func IsOwnershipFlagName(name string) bool { return ownershipFlags[strings.ToLower(name)] }
+
 // testDoublePrefixes and testDoubleSuffixes name the test doubles that sit
 // next to a real implementation (a no-op locker, a mock store, a fake
 // client). They do not vote on what a call through the interface does:

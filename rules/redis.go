@@ -70,9 +70,9 @@ var GoRedis = Lib{
 	Releases: []string{redisCmd + "Del", redisCmd + "Unlink", redisCmd + "DelExArgs"},
 	Renews:   []string{redisCmd + "Expire", redisCmd + "PExpire", redisCmd + "ExpireAt", redisCmd + "PExpireAt"},
 	Tokens: []Token{
-		{Func: redisCmd + "Incr", Desc: "a Redis INCR counter", Weak: true,
+		{Func: redisCmd + "Incr", Desc: "a Redis INCR counter", Weak: WeakCounter, Issuer: "Redis",
 			Why: "INCR is monotonic on one shard but can regress after an asynchronous failover"},
-		{Func: redisCmd + "IncrBy", Desc: "a Redis INCRBY counter", Weak: true,
+		{Func: redisCmd + "IncrBy", Desc: "a Redis INCRBY counter", Weak: WeakCounter, Issuer: "Redis",
 			Why: "INCR is monotonic on one shard but can regress after an asynchronous failover"},
 	},
 	Writes: append(append(redisCmds(KVBlind,
@@ -114,7 +114,7 @@ var Redsync = Lib{
 	Releases: methods("(*github.com/go-redsync/redsync/v4.Mutex)", "Unlock", "UnlockContext"),
 	Renews:   methods("(*github.com/go-redsync/redsync/v4.Mutex)", "Extend", "ExtendContext"),
 	Tokens: []Token{
-		{Func: "(*github.com/go-redsync/redsync/v4.Mutex).Value", Desc: "the redsync mutex's Value()", Weak: true,
+		{Func: "(*github.com/go-redsync/redsync/v4.Mutex).Value", Desc: "the redsync mutex's Value()", Weak: WeakRandom, Issuer: "Redis",
 			Why: "redsync's Value() is 16 random bytes, not ordered across grants"},
 	},
 	LockTypes: []string{"github.com/go-redsync/redsync/v4.Mutex"},
@@ -131,7 +131,7 @@ var RedisLock = Lib{
 	Releases: []string{"(*github.com/bsm/redislock.Lock).Release"},
 	Renews:   []string{"(*github.com/bsm/redislock.Lock).Refresh"},
 	Tokens: []Token{
-		{Func: "(*github.com/bsm/redislock.Lock).Token", Desc: "the redislock Token()", Weak: true,
+		{Func: "(*github.com/bsm/redislock.Lock).Token", Desc: "the redislock Token()", Weak: WeakRandom, Issuer: "Redis",
 			Why: "redislock's Token() is 16 random bytes, not ordered across grants"},
 	},
 	LockTypes: []string{"github.com/bsm/redislock.Lock"},

@@ -57,11 +57,26 @@ type Token struct {
 	Func, Field string
 	// Desc names the token in messages, e.g. "the mutex's Header().Revision".
 	Desc string
-	// Weak is set when the value is not strictly monotonic across grants;
-	// Why says why in one clause.
-	Weak bool
-	Why  string
+	// Weak says how the value fails to be strictly monotonic across
+	// grants (NotWeak: it does not); Why says why in one clause. Issuer is
+	// the Store of the service that hands the value out ("etcd", "Redis"):
+	// that service can still check it atomically itself, so it is weak
+	// only when another store compares it.
+	Weak   Weakness
+	Why    string
+	Issuer string
 }
+
+// Weakness is how a token fails to be monotonic across grants.
+type Weakness int
+
+const (
+	NotWeak     Weakness = iota
+	WeakRandom           // random or opaque bytes, UUIDs
+	WeakClock            // a wall-clock reading
+	WeakLeaseID          // an etcd lease ID: member id plus a counter
+	WeakCounter          // a counter that can regress after a failover (Redis INCR)
+)
 
 // WriteKind says where a write's condition lives.
 type WriteKind int

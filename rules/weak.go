@@ -8,9 +8,9 @@ package rules
 var UUID = Lib{
 	Name: "uuid",
 	Tokens: []Token{
-		{Func: "github.com/google/uuid.New", Desc: "uuid.New()", Weak: true, Why: "a UUID is random, not ordered across grants"},
-		{Func: "github.com/google/uuid.NewString", Desc: "uuid.NewString()", Weak: true, Why: "a UUID is random, not ordered across grants"},
-		{Func: "github.com/google/uuid.NewRandom", Desc: "uuid.NewRandom()", Weak: true, Why: "a UUID is random, not ordered across grants"},
+		{Func: "github.com/google/uuid.New", Desc: "uuid.New()", Weak: WeakRandom, Why: "a UUID is random, not ordered across grants"},
+		{Func: "github.com/google/uuid.NewString", Desc: "uuid.NewString()", Weak: WeakRandom, Why: "a UUID is random, not ordered across grants"},
+		{Func: "github.com/google/uuid.NewRandom", Desc: "uuid.NewRandom()", Weak: WeakRandom, Why: "a UUID is random, not ordered across grants"},
 	},
 }
 
@@ -18,9 +18,9 @@ var UUID = Lib{
 var CryptoRand = Lib{
 	Name: "crypto/rand",
 	Tokens: []Token{
-		{Func: "crypto/rand.Read", Desc: "crypto/rand.Read", Weak: true, Why: "random bytes are not ordered across grants"},
-		{Func: "crypto/rand.Int", Desc: "crypto/rand.Int", Weak: true, Why: "a random number is not ordered across grants"},
-		{Func: "crypto/rand.Text", Desc: "crypto/rand.Text", Weak: true, Why: "random text is not ordered across grants"},
+		{Func: "crypto/rand.Read", Desc: "crypto/rand.Read", Weak: WeakRandom, Why: "random bytes are not ordered across grants"},
+		{Func: "crypto/rand.Int", Desc: "crypto/rand.Int", Weak: WeakRandom, Why: "a random number is not ordered across grants"},
+		{Func: "crypto/rand.Text", Desc: "crypto/rand.Text", Weak: WeakRandom, Why: "random text is not ordered across grants"},
 	},
 }
 
@@ -28,12 +28,12 @@ var CryptoRand = Lib{
 var MathRand = Lib{
 	Name: "math/rand",
 	Tokens: []Token{
-		{Func: "math/rand.Int63", Desc: "rand.Int63()", Weak: true, Why: "a random number is not ordered across grants"},
-		{Func: "math/rand.Int", Desc: "rand.Int()", Weak: true, Why: "a random number is not ordered across grants"},
-		{Func: "math/rand.Uint64", Desc: "rand.Uint64()", Weak: true, Why: "a random number is not ordered across grants"},
-		{Func: "math/rand/v2.Int64", Desc: "rand.Int64()", Weak: true, Why: "a random number is not ordered across grants"},
-		{Func: "math/rand/v2.Uint64", Desc: "rand.Uint64()", Weak: true, Why: "a random number is not ordered across grants"},
-		{Func: "math/rand/v2.Int", Desc: "rand.Int()", Weak: true, Why: "a random number is not ordered across grants"},
+		{Func: "math/rand.Int63", Desc: "rand.Int63()", Weak: WeakRandom, Why: "a random number is not ordered across grants"},
+		{Func: "math/rand.Int", Desc: "rand.Int()", Weak: WeakRandom, Why: "a random number is not ordered across grants"},
+		{Func: "math/rand.Uint64", Desc: "rand.Uint64()", Weak: WeakRandom, Why: "a random number is not ordered across grants"},
+		{Func: "math/rand/v2.Int64", Desc: "rand.Int64()", Weak: WeakRandom, Why: "a random number is not ordered across grants"},
+		{Func: "math/rand/v2.Uint64", Desc: "rand.Uint64()", Weak: WeakRandom, Why: "a random number is not ordered across grants"},
+		{Func: "math/rand/v2.Int", Desc: "rand.Int()", Weak: WeakRandom, Why: "a random number is not ordered across grants"},
 	},
 }
 
@@ -41,9 +41,9 @@ var MathRand = Lib{
 var Time = Lib{
 	Name: "time",
 	Tokens: []Token{
-		{Func: "(time.Time).Unix", Desc: "time.Now().Unix()", Weak: true, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
-		{Func: "(time.Time).UnixNano", Desc: "time.Now().UnixNano()", Weak: true, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
-		{Func: "(time.Time).UnixMilli", Desc: "time.Now().UnixMilli()", Weak: true, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
-		{Func: "(time.Time).UnixMicro", Desc: "time.Now().UnixMicro()", Weak: true, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
+		{Func: "(time.Time).Unix", Desc: "time.Now().Unix()", Weak: WeakClock, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
+		{Func: "(time.Time).UnixNano", Desc: "time.Now().UnixNano()", Weak: WeakClock, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
+		{Func: "(time.Time).UnixMilli", Desc: "time.Now().UnixMilli()", Weak: WeakClock, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
+		{Func: "(time.Time).UnixMicro", Desc: "time.Now().UnixMicro()", Weak: WeakClock, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
 	},
 }

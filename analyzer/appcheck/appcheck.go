@@ -6,7 +6,6 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
-	"github.com/fencelint/fencelint/analyzer/optionaltoken"
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 )
@@ -16,7 +15,7 @@ var Lint = lintutil.Init(&lint.Analyzer{
 	Analyzer: &analysis.Analyzer{
 		Name:     "appcheck",
 		Run:      run,
-		Requires: []*analysis.Analyzer{fence.Analyzer, optionaltoken.Analyzer},
+		Requires: []*analysis.Analyzer{fence.Analyzer},
 	},
 	Doc: &lint.RawDocumentation{
 		Title: "report fence or lease checks done in Go, not in the write",
@@ -57,41 +56,28 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	covered := pass.ResultOf[optionaltoken.Analyzer].(*optionaltoken.Covered)
 	ig := directive.CollectIgnores(pass)
-	// One diagnosis per check: every write it guards goes in Related.
-	byGuard := map[any][]*fence.Write{}
-	var guards []*fence.Write
-	for _, w := range model.Writes {
-		if w.Verdict != fence.AppChecked || covered.Has(w.Pos) {
-			continue // covered: optionaltoken reports the zero-token fallback
+	// One defect per check: the engine put every write it guards, the
+	// read behind it and the lock scope in Related.
+	for _, d := range model.Defects {
+		if d.Kind != fence.DefectAppChecked || d.Write == nil || d.Write.Guard == nil {
+			continue
 		}
-		if _, seen := byGuard[w.Guard]; !seen {
-			guards = append(guards, w)
+		related := make([]analysis.RelatedInformation, len(d.Related))
+		for i, r := range d.Related {
+			related[i] = analysis.RelatedInformation{Pos: r.Pos, End: r.End, Message: r.Message}
 		}
-		byGuard[w.Guard] = append(byGuard[w.Guard], w)
-	}
-	// guards are in the order of their first write: the model's file/offset order.
-	for _, g := range guards {
-		writes := byGuard[g.Guard]
-		var related []analysis.RelatedInformation
-		for _, w := range writes {
-			related = append(related, analysis.RelatedInformation{Pos: w.Pos, End: w.End, Message: "unfenced write " + w.Call})
-		}
-		if g.Read.IsValid() {
-			related = append([]analysis.RelatedInformation{{Pos: g.Read, Message: "stored fence read here"}}, related...)
-		}
-		related = append(related, analysis.RelatedInformation{Pos: g.Scope.Pos, Message: "lock scope opened here"})
-		d := analysis.Diagnostic{
-			Pos:      g.Guard,
-			Category: g.GuardKind,
-			Message:  Message(g),
+		diag := analysis.Diagnostic{
+			Pos:      d.Pos,
+			End:      d.End,
+			Category: d.Category,
+			Message:  Message(d.Write),
 			Related:  related,
 		}
-		if g.Scope.NoToken {
-			d.URL = lintutil.NoTokenURL
+		if d.Write.Scope.NoToken {
+			diag.URL = lintutil.NoTokenURL
 		}
-		ig.Report(pass, d)
+		ig.Report(pass, diag)
 	}
 	ig.Finish(pass, lintutil.Names)
 	return nil, nil
@@ -110,15 +96,16 @@ func Message(w *fence.Write) string {
 	case w.Scope.Token != "":
 		fix = "compare " + w.Scope.Token + " in the write's own condition"
 	}
-	switch w.GuardKind {
-	case "token":
-		return fmt.Sprintf("fence check %s is done in Go before the %s: a newer holder can write between this check and the write; %s", w.GuardText, target, fix)
-	case "clock":
-		return fmt.Sprintf("client-side expiry check %s guards the %s: a holder paused after the check writes anyway; %s", w.GuardText, target, fix)
-	case "flag":
-		return fmt.Sprintf("in-memory ownership flag %s guards the %s: it cannot know the lock was lost; %s", w.GuardText, target, fix)
-	case "session":
-		return fmt.Sprintf("session liveness check %s guards the %s: the session can expire right after it; %s", w.GuardText, target, fix)
+	g := w.Guard
+	switch g.Kind {
+	case fence.GuardToken:
+		return fmt.Sprintf("fence check %s is done in Go before the %s: a newer holder can write between this check and the write; %s", g.Text, target, fix)
+	case fence.GuardClock:
+		return fmt.Sprintf("client-side expiry check %s guards the %s: a holder paused after the check writes anyway; %s", g.Text, target, fix)
+	case fence.GuardFlag:
+		return fmt.Sprintf("in-memory ownership flag %s guards the %s: it cannot know the lock was lost; %s", g.Text, target, fix)
+	case fence.GuardSession:
+		return fmt.Sprintf("session liveness check %s guards the %s: the session can expire right after it; %s", g.Text, target, fix)
 	}
-	return fmt.Sprintf("client-side lease check %s guards the %s: a paused holder passes it and writes anyway; %s", w.GuardText, target, fix)
+	return fmt.Sprintf("client-side lease check %s guards the %s: a paused holder passes it and writes anyway; %s", g.Text, target, fix)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
-	"github.com/fencelint/fencelint/analyzer/optionaltoken"
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 )
@@ -17,7 +16,7 @@ var Lint = lintutil.Init(&lint.Analyzer{
 	Analyzer: &analysis.Analyzer{
 		Name:     "unfencedwrite",
 		Run:      run,
-		Requires: []*analysis.Analyzer{fence.Analyzer, optionaltoken.Analyzer},
+		Requires: []*analysis.Analyzer{fence.Analyzer},
 	},
 	Doc: &lint.RawDocumentation{
 		Title: "report writes under a lock that carry no fencing token",
@@ -63,7 +62,6 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	covered := pass.ResultOf[optionaltoken.Analyzer].(*optionaltoken.Covered)
 	ig := directive.CollectIgnores(pass)
 	// The engine's own failures are reported here, once: unfencedwrite is
 	// the analyzer every configuration runs (docs/unfencedwrite.md).
@@ -78,8 +76,8 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		w := d.Write
-		if covered.Has(w.Pos) {
-			continue // optionaltoken reports the omitted token: one diagnosis per root cause
+		if w.Omitted {
+			continue // optionaltoken reports it at the omitted token: one root cause
 		}
 		var related []analysis.RelatedInformation
 		for _, r := range d.Related {

@@ -76,3 +76,9 @@ func TestDirectiveProblems(t *testing.T) {
 func TestDirectiveLockMessages(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/dirlock")
 }
+
+// TestGuards: checks in Go that guard nothing (an error check after a
+// fenced write, a zero-token test) leave the next write unfencedwrite's.
+func TestGuards(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/guards")
+}

@@ -2,18 +2,11 @@ package weaktoken
 
 import (
 	"fmt"
-	"go/ast"
-	"go/constant"
-	"go/token"
-	"go/types"
-	"regexp"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
-	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 	"honnef.co/go/tools/analysis/lint"
 )
 
@@ -36,7 +29,10 @@ holder's write can still pass.
 weaktoken reports, at the source expression of the value and with the
 reason, each such value that reaches a token position: the token compared
 by a fenced write's condition, the token field of a lease-shaped struct,
-or a token returned by an acquire function (//fencelint:acquire).
+or a token returned by an acquire function (//fencelint:acquire). Outside
+a lock scope it reports a clock reading, random number or UUID that the
+application mints itself and both compares and records in the same column
+of a write.
 
 It does not report etcd revisions, ZooKeeper zxids and sequence numbers,
 consul ModifyIndex/LockIndex, Kubernetes LeaderTransitions or sequences
@@ -59,350 +55,26 @@ db.ExecContext(ctx, "UPDATE t SET v = $1, fence = $2 WHERE id = $3 AND fence < $
 // Analyzer is the bare analyzer for go vet, golangci-lint and analysistest.
 var Analyzer = Lint.Analyzer
 
-// incrWhy is the seed's reason, shared with rules' INCR tokens.
-const incrWhy = "INCR is monotonic on one shard but can regress after an asynchronous failover"
-
-// weak is one weak value at its source.
-type weak struct {
-	pos  token.Pos
-	desc string
-	why  string
-	lib  string // "etcd", "Redis" or "": the service that issued it
-}
-
-type checker struct {
-	pass  *analysis.Pass
-	model *fence.Model
-	ig    *directive.Ignores
-	seen  map[token.Pos]bool
-	// acquires are the functions marked //fencelint:acquire.
-	acquires map[*types.Func]bool
-}
-
 func run(pass *analysis.Pass) (any, error) {
 	model := pass.ResultOf[fence.Analyzer].(*fence.Model)
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	c := &checker{pass: pass, model: model, ig: directive.CollectIgnores(pass), seen: map[token.Pos]bool{}, acquires: map[*types.Func]bool{}}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			for _, dir := range directive.Of(fd.Doc) {
-				if dir.Kind == directive.Acquire {
-					if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-						c.acquires[fn] = true
-					}
-				}
-			}
+	ig := directive.CollectIgnores(pass)
+	// The engine found every weak source, one defect each: the token a
+	// write's condition compares, a lease's token field, an acquire's
+	// token result (Detail names the use).
+	for _, d := range model.Defects {
+		if d.Kind != fence.DefectWeakToken || d.Weak == nil {
+			continue
 		}
+		ig.Report(pass, analysis.Diagnostic{
+			Pos:      d.Pos,
+			Category: d.Category,
+			Message: fmt.Sprintf("%s is not a monotonic fencing token: %s; it is used as %s. Use a token that grows with every grant: an etcd revision, a ZooKeeper zxid or a counter bumped by the grant in the fenced store",
+				d.Weak.Desc, d.Weak.Why, d.Detail),
+		})
 	}
-	// 1. Writes compared only with weak tokens.
-	for _, w := range model.Writes {
-		if w.Verdict == fence.WeakToken {
-			c.checkWrite(w)
-		}
-	}
-	// 2. Lease token fields and acquire results.
-	for _, f := range model.Funcs {
-		c.checkFunc(f)
-	}
-	c.ig.Finish(pass, lintutil.Names)
+	ig.Finish(pass, lintutil.Names)
 	return nil, nil
-}
-
-func (c *checker) report(wk weak, where string) {
-	if !wk.pos.IsValid() || c.seen[wk.pos] {
-		return // one report per source
-	}
-	c.seen[wk.pos] = true
-	c.ig.Report(c.pass, analysis.Diagnostic{
-		Pos:      wk.pos,
-		Category: category(wk),
-		Message: fmt.Sprintf("%s is not a monotonic fencing token: %s; it is used as %s. Use a token that grows with every grant: an etcd revision, a ZooKeeper zxid or a counter bumped by the grant in the fenced store",
-			wk.desc, wk.why, where),
-	})
-}
-
-func category(wk weak) string {
-	switch wk.why {
-	case incrWhy:
-		return "counter"
-	}
-	switch wk.lib {
-	case "etcd":
-		return "lease-id"
-	}
-	return "weak"
-}
-
-func (c *checker) checkWrite(w *fence.Write) {
-	where := fmt.Sprintf("the fence of %s write via %s", w.Store, w.Call)
-	if len(w.Compares) > 0 {
-		for _, cmp := range w.Compares {
-			if !cmp.Weak {
-				continue
-			}
-			wk := weak{pos: cmp.TokenPos, desc: cmp.Token, why: cmp.Why, lib: libOfWhy(cmp.Why)}
-			if sameService(w.Store, wk) {
-				continue
-			}
-			c.report(wk, where)
-		}
-		return
-	}
-	// Other stores: find the weak value among the call's operands.
-	cc := callCommon(w.Instr)
-	if cc == nil {
-		return
-	}
-	vals := append([]ssa.Value{}, cc.Args...)
-	if cc.IsInvoke() {
-		vals = append(vals, cc.Value)
-	}
-	for _, v := range vals {
-		if wk, ok := c.weakOf(v); ok {
-			if sameService(w.Store, wk) {
-				return
-			}
-			c.report(wk, where)
-			return
-		}
-	}
-}
-
-// sameService: an opaque value compared by the service that issued it is
-// an ownership check that service enforces atomically, not a cross-store
-// fence (etcd lease ID in an etcd Txn, a Redis lock value in a script).
-func sameService(store string, wk weak) bool {
-	return wk.lib != "" && wk.lib == store
-}
-
-func callCommon(instr ssa.Instruction) *ssa.CallCommon {
-	switch c := instr.(type) {
-	case *ssa.Call:
-		return c.Common()
-	case *ssa.Go:
-		return c.Common()
-	case *ssa.Defer:
-		return c.Common()
-	}
-	return nil
-}
-
-// checkFunc reports weak values stored into a lease's token field or
-// returned as an acquire's token.
-func (c *checker) checkFunc(f *ssa.Function) {
-	fn, _ := f.Object().(*types.Func)
-	isAcquire := fn != nil && c.acquires[fn]
-	for _, b := range f.Blocks {
-		for _, instr := range b.Instrs {
-			switch in := instr.(type) {
-			case *ssa.Store:
-				fa, ok := in.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				info, ok := rules.LeaseOf(fa.X.Type())
-				if !ok || info.Token == nil {
-					continue
-				}
-				st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
-				if !ok || fa.Field >= st.NumFields() || st.Field(fa.Field) != info.Token {
-					continue
-				}
-				if wk, ok := c.weakOf(in.Val); ok {
-					c.report(wk, fmt.Sprintf("the token of lease %s", info.Named.Obj().Name()))
-				}
-			case *ssa.Return:
-				if !isAcquire {
-					continue
-				}
-				for _, r := range in.Results {
-					if !rules.IsIntegerLike(r.Type()) {
-						continue
-					}
-					if wk, ok := c.weakOf(r); ok {
-						c.report(wk, fmt.Sprintf("the token returned by acquire %s", fn.Name()))
-					}
-				}
-			}
-		}
-	}
-}
-
-func deref(t types.Type) types.Type {
-	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
-}
-
-// weakOf says whether v derives from a weak source: the engine's origin,
-// or the result of a Redis script that returns an INCR.
-func (c *checker) weakOf(v ssa.Value) (weak, bool) {
-	if o := c.model.OriginOf(v); o != nil {
-		if !o.Weak {
-			return weak{}, false
-		}
-		return weak{pos: o.Pos, desc: o.Desc, why: o.Why, lib: libOfWhy(o.Why)}, true
-	}
-	if call := c.incrScript(v, 0); call != nil {
-		pos := call.Pos()
-		desc := "the Redis script's INCR result"
-		if ce := c.model.CallAt(call.Common().Pos()); ce != nil {
-			pos = ce.Pos()
-			desc = types.ExprString(ce.Fun) + "'s INCR result"
-		}
-		return weak{pos: pos, desc: desc, why: incrWhy, lib: "Redis"}, true
-	}
-	return weak{}, false
-}
-
-var incrReturnRe = regexp.MustCompile(`(?is)return\s+redis\.p?call\(\s*['"]incr(by)?['"]`)
-
-// incrScript follows v back (conversions, extracts, go-redis result
-// accessors) to an Eval/EvalSha/Script.Run whose script returns an INCR.
-func (c *checker) incrScript(v ssa.Value, depth int) *ssa.Call {
-	if v == nil || depth > 8 {
-		return nil
-	}
-	switch x := v.(type) {
-	case *ssa.Convert:
-		return c.incrScript(x.X, depth+1)
-	case *ssa.ChangeType:
-		return c.incrScript(x.X, depth+1)
-	case *ssa.MakeInterface:
-		return c.incrScript(x.X, depth+1)
-	case *ssa.TypeAssert:
-		return c.incrScript(x.X, depth+1)
-	case *ssa.Extract:
-		return c.incrScript(x.Tuple, depth+1)
-	case *ssa.Phi:
-		for _, e := range x.Edges {
-			if r := c.incrScript(e, depth+1); r != nil {
-				return r
-			}
-		}
-	case *ssa.UnOp:
-		if x.Op == token.MUL {
-			if a, ok := x.X.(*ssa.Alloc); ok {
-				for _, r := range *a.Referrers() {
-					if s, ok := r.(*ssa.Store); ok && s.Addr == a {
-						if r := c.incrScript(s.Val, depth+1); r != nil {
-							return r
-						}
-					}
-				}
-			}
-		}
-	case *ssa.Call:
-		cc := x.Common()
-		fn := callee(cc)
-		if fn == nil || fn.Pkg() == nil || !rules.IsGoRedisPath(fn.Pkg().Path()) {
-			return nil
-		}
-		switch fn.Name() {
-		case "Int64", "Int", "Uint64", "Result", "Val", "Text":
-			if len(cc.Args) > 0 && !cc.IsInvoke() {
-				return c.incrScript(cc.Args[0], depth+1)
-			}
-		case "Eval", "EvalSha", "Run", "EvalRO", "EvalShaRO":
-			if script, ok := c.scriptOf(x); ok && incrReturnRe.MatchString(script) {
-				return x
-			}
-		}
-	}
-	return nil
-}
-
-// scriptOf returns the constant Lua source of an Eval call or of the
-// NewScript behind (*Script).Run.
-func (c *checker) scriptOf(call *ssa.Call) (string, bool) {
-	cc := call.Common()
-	fn := callee(cc)
-	args := cc.Args
-	if cc.IsInvoke() {
-		args = append([]ssa.Value{cc.Value}, args...)
-	}
-	if fn.Name() == "Run" {
-		if len(args) == 0 {
-			return "", false
-		}
-		return c.newScript(args[0])
-	}
-	// (c cmdable).Eval(ctx, script, ...): receiver, ctx, script
-	for _, a := range args {
-		if k, ok := a.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
-			return constant.StringVal(k.Value), true
-		}
-	}
-	return "", false
-}
-
-func (c *checker) newScript(v ssa.Value) (string, bool) {
-	switch x := v.(type) {
-	case *ssa.Call:
-		if fn := callee(x.Common()); fn != nil && fn.Name() == "NewScript" && len(x.Common().Args) == 1 {
-			if k, ok := x.Common().Args[0].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
-				return constant.StringVal(k.Value), true
-			}
-		}
-	case *ssa.UnOp:
-		g, ok := x.X.(*ssa.Global)
-		if !ok || g.Pkg == nil {
-			return "", false
-		}
-		init := g.Pkg.Func("init")
-		if init == nil {
-			return "", false
-		}
-		for _, b := range init.Blocks {
-			for _, instr := range b.Instrs {
-				if s, ok := instr.(*ssa.Store); ok && s.Addr == g {
-					return c.newScript(s.Val)
-				}
-			}
-		}
-	}
-	return "", false
-}
-
-func callee(cc *ssa.CallCommon) *types.Func {
-	if cc.IsInvoke() {
-		return cc.Method
-	}
-	if f, ok := cc.Value.(*ssa.Function); ok {
-		if obj, ok := f.Object().(*types.Func); ok {
-			return obj
-		}
-		if f.Origin() != nil {
-			if obj, ok := f.Origin().Object().(*types.Func); ok {
-				return obj
-			}
-		}
-	}
-	return nil
-}
-
-// libOfWhy tells which service issued a weak rules token, by its reason.
-func libOfWhy(why string) string {
-	for _, lib := range []*rules.Lib{&rules.EtcdConcurrency, &rules.EtcdKV} {
-		for _, t := range lib.Tokens {
-			if t.Weak && t.Why == why {
-				return "etcd"
-			}
-		}
-	}
-	for _, lib := range []*rules.Lib{&rules.GoRedis, &rules.Redsync, &rules.RedisLock} {
-		for _, t := range lib.Tokens {
-			if t.Weak && t.Why == why {
-				return "Redis"
-			}
-		}
-	}
-	return ""
 }

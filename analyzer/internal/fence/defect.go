@@ -1,6 +1,9 @@
 package fence
 
-import "go/token"
+import (
+	"go/token"
+	"sort"
+)
 
 // DefectKind names one thing wrong with a write (or with a token
 // parameter or source), decided once by the engine. Each analyzer reports
@@ -51,7 +54,9 @@ type Defect struct {
 	// parameter, field or branch (optionaltoken).
 	Pos, End token.Pos
 	// Write is the write the defect is on; nil for defects of a token
-	// parameter or field that no single write owns.
+	// parameter or field that no single write owns. For DefectZeroFallback
+	// it is the unfenced fallback write when that is in a lock scope (and
+	// so also an unfencedwrite finding: the same root cause).
 	Write *Write
 	// Category is the analyzer's stable sub-rule ("discarded",
 	// "reversed", ...), empty when the analyzer has none.
@@ -67,6 +72,15 @@ type Defect struct {
 	// Compare is, for a fencepredicate defect, the comparison it is
 	// about (cond.go): the column and token as written, the operator.
 	Compare *CondCompare
+
+	// Weak is, for DefectWeakToken, the weak value at its source (Pos);
+	// Detail then names where it is used as a token ("the fence of SQL
+	// write via db.ExecContext", "the token of lease Lease") and Category
+	// is "counter", "lease-id" or "weak".
+	Weak *WeakSource
+	// Token is, for DefectOptionalToken and DefectZeroFallback, the token
+	// parameter, field, literal or branch, in data (optdefects.go).
+	Token *TokenUse
 }
 
 // Related is one secondary position of a Defect.
@@ -79,4 +93,16 @@ type Related struct {
 type Edit struct {
 	Pos, End token.Pos
 	NewText  string
+}
+
+// sortDefects orders defects by file name and offset, like Model.Writes:
+// drivers parse files in parallel, so token.Pos order varies between runs.
+func sortDefects(fset *token.FileSet, ds []*Defect) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := fset.Position(ds[i].Pos), fset.Position(ds[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
 }

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"runtime/debug"
 	"sort"
-	"sync"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/rules"
@@ -67,22 +66,11 @@ func run(pass *analysis.Pass) (res any, err error) {
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
-	model.Funcs = e.funcs
-	// originOf memoises into the engine's maps, and drivers run a
-	// package's analyzers concurrently: serialise the callers.
-	var mu sync.Mutex
-	model.OriginOf = func(v ssa.Value) *Origin {
-		mu.Lock()
-		defer mu.Unlock()
-		o := e.originOf(v)
-		if !o.isToken() {
-			return nil
+	for _, f := range e.funcs {
+		if f.Parent() == nil {
+			model.SSAFuncs = append(model.SSAFuncs, f.Name())
 		}
-		return &Origin{Desc: o.desc, Pos: o.pos, Weak: o.weak, Why: o.why}
 	}
-	model.ScopeOf = e.scopeOf
-	model.sql = e.sql
-	model.CallAt = e.calls.get
 	// Order by file name and offset, not token.Pos: drivers parse files in
 	// parallel, so the Pos ranges files get vary from run to run.
 	fset := pass.Fset
@@ -93,6 +81,11 @@ func run(pass *analysis.Pass) (res any, err error) {
 		}
 		return a.Offset < b.Offset
 	})
+	// The defect passes read the finished model; a panic in one costs its
+	// findings only (an Internal record), never the engine's result.
+	e.guardStep("weak tokens", e.weakDefects)
+	e.guardStep("optional tokens", e.optionalDefects) // marks Omitted writes first
+	e.guardStep("app checks", e.appCheckDefects)
 	sortDefects(fset, model.Defects)
 	return model, nil
 }
@@ -177,10 +170,20 @@ type engine struct {
 	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
-	lastRead          token.Pos                     // the read behind the last "token" guard found
 	directed          map[*types.Func]bool          // functions and interface methods carrying a //fencelint: directive
+	sessions          map[*Scope]ssa.Value          // the transaction or pinned connection holding an advisory-lock scope
 	sites             map[*Write]writeSite          // where each write is in SSA (outcome.go)
 	noret             *noReturns                    // calls that cannot return (noreturn.go)
+
+	// weak tokens (weak.go)
+	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write
+	weakAt     map[token.Pos]*origin      // weak rules/ origins by position
+	weakOut    []weakWrite                // out-of-scope writes judged WeakToken
+	weakSeen   map[token.Pos]bool         // their calls, once each
+
+	// optional tokens (optdefects.go): every write's eval by its '('
+	callEvals map[token.Pos]notedCall
+	published map[*types.Func]*FuncFact // local and called imported facts (publish)
 }
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
@@ -200,6 +203,7 @@ func newEngine(pass *analysis.Pass, model *Model) *engine {
 		memo:        map[ssa.Value]*origin{},
 		sql:         &sqlCache{},
 		sites:       map[*Write]writeSite{},
+		writeInstr:  map[*Write]ssa.Instruction{},
 	}
 }
 
@@ -291,6 +295,23 @@ func (e *engine) guard(f *ssa.Function, fn func()) {
 		if r := recover(); r != nil {
 			e.model.Internal = append(e.model.Internal, Internal{
 				Pos: f.Pos(), Func: f.String(),
+				Msg: fmt.Sprintf("%v\n%s", r, firstLines(string(debug.Stack()), 12)),
+			})
+		}
+	}()
+	fn()
+}
+
+// guardStep runs a package-wide step like guard runs a per-function one.
+func (e *engine) guardStep(name string, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			pos := token.NoPos
+			if len(e.pass.Files) > 0 {
+				pos = e.pass.Files[0].Package
+			}
+			e.model.Internal = append(e.model.Internal, Internal{
+				Pos: pos, Func: e.pass.Pkg.Path() + " (" + name + ")",
 				Msg: fmt.Sprintf("%v\n%s", r, firstLines(string(debug.Stack()), 12)),
 			})
 		}

@@ -19,6 +19,9 @@ type origin struct {
 	// that is not itself a scope; only summaries use such origins.
 	param int
 	pos   token.Pos // where the token value is produced
+	// rule is the rules/ token a weak origin comes from: its Weakness and
+	// Issuer, which weaktoken's defects carry (nil when not from rules).
+	rule *rules.Token
 }
 
 func (o *origin) isToken() bool { return o != nil && o.param < 0 }
@@ -225,7 +228,7 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 	fn := calleeFunc(cc)
 	if fn != nil {
 		if t, ok := rules.TokenOfFunc(fn); ok {
-			return &origin{desc: e.exprAt(call.Pos()), weak: t.Weak, why: t.Why, param: -1, pos: e.exprPos(call.Pos())}
+			return e.ruleOrigin(t, e.exprAt(call.Pos()), e.exprPos(call.Pos()))
 		}
 		if f := e.calleeFact(fn); f != nil && f.Token {
 			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
@@ -267,7 +270,7 @@ func (e *engine) fieldOrigin(ptrOrStruct types.Type, index int, pos token.Pos) *
 	f := st.Field(index)
 	desc := e.selectorAt(pos, f.Name())
 	if t, ok := rules.TokenOfField(ptrOrStruct, f); ok {
-		return &origin{desc: desc, weak: t.Weak, why: t.Why, param: -1, pos: e.selectorPos(pos)}
+		return e.ruleOrigin(t, desc, e.selectorPos(pos))
 	}
 	if info, ok := rules.LeaseOf(ptrOrStruct); ok && info.Token == f {
 		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}

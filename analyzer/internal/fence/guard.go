@@ -10,14 +10,42 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// guardOf returns the position of a Go-side check that the write at instr
-// only runs under: a comparison with the token in application code, or
-// the client's own view of its lease. Such writes are appcheck's finding,
-// not unfencedwrite's: one diagnosis per root cause.
-func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) (token.Pos, string, string) {
+// Guard is a Go-side check that a write only runs under. Only two kinds
+// of check are guards: a comparison of the token with a read of the stored
+// fence (read-then-compare, GuardToken), and the client's own view of its
+// lease (validity, expiry, an ownership flag, a session's liveness). An
+// error check, a zero-token test or any other branch is not: the write
+// under it keeps its own verdict.
+type Guard struct {
+	// Pos and End span the checked expression: a call, a selector, a
+	// comparison, a receive.
+	Pos, End token.Pos
+	// Text renders it: "lease.Valid()", "stored >= lease.Token".
+	Text string
+	Kind GuardKind
+	// Read is, for a GuardToken, the call that read the stored value the
+	// token is compared with (QueryRow(...).Scan, GetItem, HeadObject).
+	Read token.Pos
+}
+
+// GuardKind says what a Guard checks; it is appcheck's category.
+type GuardKind string
+
+const (
+	GuardToken   GuardKind = "token"   // the token compared in Go with a read of the stored fence
+	GuardLease   GuardKind = "lease"   // the client's view of its lease: Valid(), TTL, Until
+	GuardClock   GuardKind = "clock"   // time.Now().Before(expiry)
+	GuardFlag    GuardKind = "flag"    // an in-memory ownership flag
+	GuardSession GuardKind = "session" // an etcd session's liveness
+)
+
+// guardOf returns the Go-side check that the write at instr only runs
+// under, or nil. Such writes are appcheck's finding, not unfencedwrite's:
+// one diagnosis per root cause.
+func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) *Guard {
 	b := instr.Block()
 	if b == nil {
-		return token.NoPos, "", ""
+		return nil
 	}
 	for d := b.Idom(); d != nil; d = d.Idom() {
 		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
@@ -28,27 +56,27 @@ func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) (toke
 		if t == f2 {
 			continue
 		}
-		if pos, kind, ok := e.isClientCheck(ifi.Cond, 0); ok {
-			if pos == token.NoPos {
-				pos = ifi.Cond.Pos()
+		if g := e.isClientCheck(ifi.Cond, 0); g != nil {
+			if g.Pos == token.NoPos {
+				g.Pos = ifi.Cond.Pos()
 			}
-			if kind == "token" {
-				e.lastRead = e.readOf(ifi.Cond)
-			}
-			return e.condStart(pos), e.condText(pos), kind
+			pos := g.Pos
+			g.Pos, g.End = e.condSpan(pos)
+			g.Text = e.condText(pos)
+			return g
 		}
 	}
-	return token.NoPos, "", ""
+	return nil
 }
 
-// condStart and condText render the checked expression at pos: a call
+// condSpan and condText render the checked expression at pos: a call
 // (by its '('), a selector (by its Sel) or a binary expression (by its
 // operator).
-func (e *engine) condStart(pos token.Pos) token.Pos {
+func (e *engine) condSpan(pos token.Pos) (token.Pos, token.Pos) {
 	if n := e.nodeAt(pos); n != nil {
-		return n.Pos()
+		return n.Pos(), n.End()
 	}
-	return pos
+	return pos, token.NoPos
 }
 
 func (e *engine) condText(pos token.Pos) string {
@@ -95,17 +123,9 @@ func (e *engine) nodeAt(pos token.Pos) ast.Expr {
 	return nil
 }
 
-// ownershipFlags are bool fields that hold the client's belief it holds
-// the lock.
-var ownershipFlags = map[string]bool{
-	"held": true, "isheld": true, "isleader": true, "leader": true, "amleader": true,
-	"owner": true, "isowner": true, "locked": true, "islocked": true, "holding": true,
-	"haslock": true, "hold": true, "valid": true, "active": true,
-}
-
-func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, string, bool) {
+func (e *engine) isClientCheck(cond ssa.Value, depth int) *Guard {
 	if depth > 6 || cond == nil {
-		return token.NoPos, "", false
+		return nil
 	}
 	switch c := cond.(type) {
 	case *ssa.UnOp:
@@ -114,34 +134,63 @@ func (e *engine) isClientCheck(cond ssa.Value, depth int) (token.Pos, string, bo
 		}
 		if c.Op == token.MUL {
 			if fa, ok := c.X.(*ssa.FieldAddr); ok {
-				if st, ok := derefStruct(fa.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(fa.Field).Name())] && isBool(st.Field(fa.Field).Type()) {
-					return fa.Pos(), "flag", true
+				if st, ok := derefStruct(fa.X.Type()); ok && rules.IsOwnershipFlagName(st.Field(fa.Field).Name()) && isBool(st.Field(fa.Field).Type()) {
+					return &Guard{Pos: fa.Pos(), Kind: GuardFlag}
 				}
 			}
 		}
 	case *ssa.Field:
-		if st, ok := derefStruct(c.X.Type()); ok && ownershipFlags[strings.ToLower(st.Field(c.Field).Name())] && isBool(st.Field(c.Field).Type()) {
-			return c.Pos(), "flag", true
+		if st, ok := derefStruct(c.X.Type()); ok && rules.IsOwnershipFlagName(st.Field(c.Field).Name()) && isBool(st.Field(c.Field).Type()) {
+			return &Guard{Pos: c.Pos(), Kind: GuardFlag}
 		}
 	case *ssa.BinOp:
 		if !isCompare(c.Op) {
-			return token.NoPos, "", false
+			return nil
 		}
 		if pos, ok := e.livenessSelect(c); ok {
-			return pos, "session", true
+			return &Guard{Pos: pos, Kind: GuardSession}
+		}
+		if read, ok := e.readThenCompare(c); ok {
+			return &Guard{Pos: c.Pos(), Kind: GuardToken, Read: read}
 		}
 		for _, side := range []ssa.Value{c.X, c.Y} {
-			if o := e.originOf(side); o.isToken() {
-				return c.Pos(), "token", true // the token compared in Go, not in the write
-			}
 			if pos, kind, ok := e.isCheckCall(side); ok {
-				return pos, kind, true
+				return &Guard{Pos: pos, Kind: kind}
 			}
 		}
 	case *ssa.Call, *ssa.Extract:
-		return e.isCheckCall(c)
+		if pos, kind, ok := e.isCheckCall(c); ok {
+			return &Guard{Pos: pos, Kind: kind}
+		}
 	}
-	return token.NoPos, "", false
+	return nil
+}
+
+// readThenCompare: c compares a token-derived value with a value read
+// from storage (the stored fence) and returns where it was read. A
+// comparison with a constant (a zero-token test), with a parameter or
+// another lease's token, or of an error that happens to derive from a token-carrying call (the
+// error of a fenced write helper) is no read-then-compare.
+func (e *engine) readThenCompare(c *ssa.BinOp) (token.Pos, bool) {
+	for _, pair := range [][2]ssa.Value{{c.X, c.Y}, {c.Y, c.X}} {
+		tok, stored := pair[0], pair[1]
+		if !isTokenValueType(tok.Type()) || !e.originOf(tok).isToken() {
+			continue
+		}
+		// The stored side may itself be a token by rules (an etcd Get's
+		// ModRevision): what makes it the stored fence is that it was read.
+		if pos := e.readCall(stored, 0); pos != token.NoPos {
+			return pos, true
+		}
+	}
+	return token.NoPos, false
+}
+
+// isTokenValueType: a token compared in Go is an integer or a string,
+// never an error, a bool or a pointer.
+func isTokenValueType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsString) != 0
 }
 
 // livenessSelect: the branch of a select taken when a session's or
@@ -251,7 +300,7 @@ func isBool(t types.Type) bool {
 
 // isCheckCall: lease.Valid(), lock.TTL(ctx), mutex.Until(),
 // time.Now().Before(exp), time.Until(exp), session.Ctx().Err().
-func (e *engine) isCheckCall(v ssa.Value) (token.Pos, string, bool) {
+func (e *engine) isCheckCall(v ssa.Value) (token.Pos, GuardKind, bool) {
 	v = stripValue(v)
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
@@ -268,73 +317,116 @@ func (e *engine) isCheckCall(v ssa.Value) (token.Pos, string, bool) {
 	sig := fn.Type().(*types.Signature)
 	switch {
 	case sig.Recv() != nil && rules.ClientCheckMethods[name]:
-		return call.Pos(), "lease", true
+		return call.Pos(), GuardLease, true
 	case fn.Pkg() != nil && fn.Pkg().Path() == "time" && (name == "Before" || name == "After" || name == "Until" || name == "Since" || name == "Compare"):
-		return call.Pos(), "clock", true
+		return call.Pos(), GuardClock, true
 	case name == "Err" && sig.Recv() != nil:
 		// session.Ctx().Err(): the session's own liveness.
 		if r, ok := stripValue(receiver(call.Common())).(*ssa.Call); ok {
 			if rf := calleeFunc(r.Common()); rf != nil && rf.Name() == "Ctx" && strings.Contains(rf.FullName(), "concurrency.Session") {
-				return call.Pos(), "session", true
+				return call.Pos(), GuardSession, true
 			}
 		}
 	}
 	return token.NoPos, "", false
 }
 
-// readOf finds, for a Go-side comparison of the token with a stored value,
-// the call that read that value: QueryRow(...).Scan(&stored), a Get whose
-// result is compared. NoPos when it cannot be told.
-func (e *engine) readOf(cond ssa.Value) token.Pos {
-	bo, ok := cond.(*ssa.BinOp)
-	if !ok {
-		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-			return e.readOf(u.X)
-		}
-		return token.NoPos
-	}
-	for _, side := range []ssa.Value{bo.X, bo.Y} {
-		if e.originOf(side).isToken() {
-			continue
-		}
-		if pos := e.readCall(side, 0); pos != token.NoPos {
-			return pos
-		}
-	}
-	return token.NoPos
-}
-
+// readCall finds the call that read v from storage: QueryRow(...).Scan
+// (&stored), a gorm First(&row) whose field is compared, a GetItem whose
+// attribute is type-asserted and parsed, HeadObject metadata, an in-house
+// Get. Conversions and parsing (strconv, a type assertion, a map or slice
+// index) are looked through. NoPos when v is not read here: a constant, a
+// parameter, a write's result.
 func (e *engine) readCall(v ssa.Value, depth int) token.Pos {
-	if depth > 6 || v == nil {
+	// The depth fits out.Item["fence"].(*types.AttributeValueMemberN).Value
+	// parsed by strconv: eleven steps from the comparison to GetItem.
+	if depth > 16 || v == nil {
 		return token.NoPos
 	}
 	switch x := stripValue(v).(type) {
 	case *ssa.UnOp:
 		if x.Op == token.MUL {
-			if alloc, ok := x.X.(*ssa.Alloc); ok {
-				// Have: row.Scan(&stored): the call that filled the variable,
-				// through the variadic []any it was passed in.
-				if c := callUsing(alloc, 0); c != nil {
-					if recv := receiver(c.Common()); recv != nil {
-						if rc, ok := stripValue(recv).(*ssa.Call); ok {
-							return e.exprPos(rc.Pos())
-						}
-					}
-					return e.exprPos(c.Pos())
+			return e.readCall(x.X, depth+1)
+		}
+	case *ssa.Alloc:
+		// Have: row.Scan(&stored), tx.First(&row): the call that filled
+		// the variable, through the variadic []any it was passed in.
+		if c := callUsing(x, 0); c != nil && !e.writesCall(c.Common()) {
+			if recv := receiver(c.Common()); recv != nil {
+				if rc, ok := stripValue(recv).(*ssa.Call); ok {
+					return e.exprPos(rc.Pos())
 				}
 			}
-			return e.readCall(x.X, depth+1)
+			return e.exprPos(c.Pos())
 		}
 	case *ssa.Field:
 		return e.readCall(x.X, depth+1)
 	case *ssa.FieldAddr:
 		return e.readCall(x.X, depth+1)
+	case *ssa.TypeAssert:
+		return e.readCall(x.X, depth+1) // item["fence"].(*types.AttributeValueMemberN)
+	case *ssa.Lookup:
+		return e.readCall(x.X, depth+1) // out.Item["fence"], head.Metadata["fence"]
+	case *ssa.Index:
+		return e.readCall(x.X, depth+1)
+	case *ssa.IndexAddr:
+		return e.readCall(x.X, depth+1)
 	case *ssa.Extract:
 		return e.readCall(x.Tuple, depth+1)
+	case *ssa.Phi:
+		for _, ed := range x.Edges {
+			if pos := e.readCall(ed, depth+1); pos != token.NoPos {
+				return pos
+			}
+		}
 	case *ssa.Call:
+		cc := x.Common()
+		if _, builtin := cc.Value.(*ssa.Builtin); builtin {
+			return token.NoPos
+		}
+		fn := calleeFunc(cc)
+		if fn != nil && fn.Pkg() != nil && isParsePkg(fn.Pkg().Path()) {
+			// strconv.ParseInt(s, 10, 64): where s was read.
+			if len(cc.Args) > 0 {
+				return e.readCall(cc.Args[0], depth+1)
+			}
+			return token.NoPos
+		}
+		if e.writesCall(cc) {
+			return token.NoPos // a write's result is not the stored fence
+		}
+		if fn != nil {
+			if _, ok := rules.TokenOfFunc(fn); ok {
+				return token.NoPos // a token source (m.Header()), not a read of storage
+			}
+			if ff := e.calleeFact(fn); ff != nil && (ff.Acquire || ff.Token) {
+				return token.NoPos // a lease just granted, not the stored fence
+			}
+		}
+		if _, ok := e.acquireOf(x); ok {
+			return token.NoPos
+		}
 		return e.exprPos(x.Pos())
 	}
 	return token.NoPos
+}
+
+// isParsePkg: packages whose functions convert a value already read.
+func isParsePkg(path string) bool {
+	return path == "strconv" || path == "math/big" || path == "encoding/binary"
+}
+
+// writesCall: the call is a write (a rules/ write or a write helper).
+func (e *engine) writesCall(cc *ssa.CallCommon) bool {
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return false
+	}
+	if _, ok := rules.WriteOf(fn); ok {
+		return true
+	}
+	ff := e.calleeFact(fn)
+	return ff != nil && ff.Write
 }
 
 // callUsing finds the first call that receives v, directly or through an
@@ -366,4 +458,31 @@ func callUsing(v ssa.Value, depth int) *ssa.Call {
 		}
 	}
 	return nil
+}
+
+// appCheckDefects records one DefectAppChecked per Go-side check that
+// unfenced writes sit under (after applyUnits, which can still fence a
+// write through its transaction). The defect is anchored at the check; its
+// Write is the first write it guards, and every guarded write, the read
+// behind a read-then-compare and the lock scope are Related.
+func (e *engine) appCheckDefects() {
+	byPos := map[token.Pos]*Defect{}
+	for _, w := range e.model.Writes {
+		if w.Verdict != AppChecked || w.Guard == nil || w.Omitted {
+			continue // Omitted: optionaltoken's finding
+		}
+		d := byPos[w.Guard.Pos]
+		if d == nil {
+			d = &Defect{Kind: DefectAppChecked, Pos: w.Guard.Pos, End: w.Guard.End, Write: w, Category: string(w.Guard.Kind)}
+			if w.Guard.Read.IsValid() {
+				d.Related = append(d.Related, Related{Pos: w.Guard.Read, Message: "stored fence read here"})
+			}
+			byPos[w.Guard.Pos] = d
+			e.model.Defects = append(e.model.Defects, d)
+		}
+		d.Related = append(d.Related, Related{Pos: w.Pos, End: w.End, Message: "unfenced write " + w.Call})
+	}
+	for _, d := range byPos {
+		d.Related = append(d.Related, Related{Pos: d.Write.Scope.Pos, Message: "lock scope opened here"})
+	}
 }

@@ -1,13 +1,9 @@
 package fence
 
 import (
-	"go/ast"
 	"go/token"
-	"go/types"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
-	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
-	"golang.org/x/tools/go/ssa"
 )
 
 // Verdict is the engine's judgement of one write inside a lock scope.
@@ -84,26 +80,11 @@ type Scope struct {
 	// "heuristic: lease-shaped type Lease", ...
 	Source string
 
-	// session is the transaction or pinned connection holding a
-	// PostgreSQL advisory lock: SQL written through it is protected by the
-	// same transaction or session.
-	session ssa.Value
 	// outer is the scope of the lock that was held when this one was
 	// taken (nested locks): a write is cited under the innermost scope,
 	// and outer keeps what the enclosing locks protect (an advisory
 	// lock's session).
 	outer *Scope
-}
-
-// underSession reports whether s, or a scope enclosing it, is a PostgreSQL
-// advisory lock held by the transaction or connection session.
-func (s *Scope) underSession(session ssa.Value) bool {
-	for ; s != nil; s = s.outer {
-		if s.session != nil && s.session == session {
-			return true
-		}
-	}
-	return false
 }
 
 // Write is one storage write inside a lock scope, with its verdict.
@@ -116,25 +97,18 @@ type Write struct {
 	Verdict  Verdict
 	// Detail completes "is not fenced: ..." for Unfenced and RecordedOnly.
 	Detail string
-	// Guard is the Go-side check that AppChecked writes sit under;
-	// GuardText renders it and GuardKind says what it checks: "token"
-	// (the token compared in Go, read-then-compare), "lease" (the
-	// client's view of its lease: Valid(), TTL, Until), "clock"
-	// (time.Now().Before(expiry)), "flag" (an in-memory ownership flag),
-	// "session" (an etcd session's liveness).
-	Guard     token.Pos
-	GuardText string
-	GuardKind string
-	// Read is, for a "token" guard, the call that read the stored value
-	// compared in Go (NoPos when unknown).
-	Read token.Pos
+	// Omitted: the write is unfenced because its token was omitted (it is
+	// the call given a literal 0 or nil token, or sits on the fallback
+	// branch of a zero-token test). That is optionaltoken's finding, at
+	// its cause; unfencedwrite and appcheck leave the write alone.
+	Omitted bool
+	// Guard is the Go-side check an AppChecked write sits under (nil
+	// otherwise): a read-then-compare of the stored fence, or the client's
+	// view of its lease (guard.go).
+	Guard *Guard
 	// Literal is the expression holding the write's condition: the SQL
 	// argument, the ConditionExpression value. NoPos when unknown.
 	Literal, LiteralEnd token.Pos
-	// Instr and Func locate the write in SSA for analyzers that follow its
-	// result (silentreject).
-	Instr ssa.Instruction
-	Func  *ssa.Function
 	// Helper is set when the write happens inside a called function;
 	// Resources are then what the helper writes ("store\ttarget").
 	Helper    string
@@ -180,14 +154,6 @@ type Compare struct {
 	Why      string // why a weak token is weak
 }
 
-// Origin says where a token-derived value comes from.
-type Origin struct {
-	Desc string    // "lease.Token", "m.Header().Revision"
-	Pos  token.Pos // where the value is produced
-	Weak bool      // not strictly monotonic across grants
-	Why  string    // why it is weak
-}
-
 // Internal records a function the engine gave up on after a panic.
 type Internal struct {
 	Pos  token.Pos
@@ -202,7 +168,10 @@ type Model struct {
 	// SkippedFuncs counts the function bodies of a relevant package that
 	// the per-function filter found nothing lock-related in (no SSA built).
 	SkippedFuncs int
-	Writes       []*Write
+	// SSAFuncs names the package-level functions and methods whose SSA
+	// was built (what the filter kept), for tests of the filter.
+	SSAFuncs []string
+	Writes   []*Write
 	// Defects is everything wrong that the engine found, in position
 	// order; analyzers report the kinds they own (see DefectKind).
 	Defects  []*Defect
@@ -221,30 +190,4 @@ type Model struct {
 	// once for every analyzer: each takes its own view with For(), which
 	// keeps that analyzer's used-marks. Nil when !Relevant.
 	Ignores *directive.IgnoreSet
-
-	// For analyzers that need more than the verdicts: the package's SSA
-	// functions, and the engine's own views of them. Nil when !Relevant.
-	Funcs []*ssa.Function
-	// OriginOf traces a value back to its fencing token (nil: no token).
-	OriginOf func(ssa.Value) *Origin
-	// ScopeOf returns the lock scope an instruction of fn runs in.
-	ScopeOf func(fn *ssa.Function, instr ssa.Instruction) *Scope
-	// CallAt returns the call expression whose '(' is at lparen.
-	CallAt func(lparen token.Pos) *ast.CallExpr
-	// FactOf returns what the engine knows of a function declared or
-	// called in this package: local inference and directives, or imported
-	// facts. Analyzers declare no fact types, so they read facts here.
-	FactOf func(*types.Func) *FuncFact
-
-	sql *sqlCache
-}
-
-// ParseSQL parses q with sqlcond, once per package: the engine has parsed
-// most texts already. The statements are shared: callers must not modify
-// them.
-func (m *Model) ParseSQL(q string) ([]*sqlcond.Statement, error) {
-	if m == nil || m.sql == nil {
-		return sqlcond.Parse(q)
-	}
-	return m.sql.parse(q)
 }

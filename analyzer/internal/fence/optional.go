@@ -16,9 +16,8 @@ import (
 // token-named parameters of a token shape,
 // parameters of a lease's named token type, and parameters that fence the
 // function's writes (FencedBy). It then publishes the package's function
-// facts (local, and imported ones of the functions called here) for
-// [FactOf]: rule analyzers declare no fact types, so they cannot import
-// the engine's facts themselves.
+// facts (local, and imported ones of the functions called here) for the
+// optional-token checks (publishedFact).
 func (e *engine) tokenParamFacts() {
 	tokenTypes := e.leaseTokenTypes()
 	for _, file := range e.pass.Files {
@@ -146,7 +145,7 @@ func (e *engine) leaseTokenTypes() map[types.Type]bool {
 				continue
 			}
 			if info, ok := rules.LeaseOf(tn.Type()); ok && info.Token != nil {
-				if n, ok := types.Unalias(info.Token.Type()).(*types.Named); ok {
+				if n, ok := tokenElem(info.Token.Type()).(*types.Named); ok { // Token *Token too
 					out[n] = true
 				}
 			}
@@ -198,21 +197,17 @@ func (e *engine) publish() {
 			facts[fn] = f
 		}
 	}
-	e.model.FactOf = func(fn *types.Func) *FuncFact {
-		if fn == nil {
-			return nil
-		}
-		return facts[fn.Origin()]
-	}
+	e.published = facts
 }
 
-// FactOf returns what the engine knows of fn for the package m was built
-// for: local inference and directives for the package's own functions,
+// publishedFact returns what the engine knows of fn for this package:
+// local inference and directives for the package's own functions,
 // imported facts for functions of other packages that it calls. Nil when
-// nothing is known.
-func FactOf(m *Model, fn *types.Func) *FuncFact {
-	if m == nil || m.FactOf == nil {
+// nothing is known. It is what optionaltoken's checks used to read through
+// the Model, before they moved into the engine.
+func (e *engine) publishedFact(fn *types.Func) *FuncFact {
+	if fn == nil {
 		return nil
 	}
-	return m.FactOf(fn)
+	return e.published[fn.Origin()]
 }

@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/fencelint/fencelint/rules"
@@ -1279,17 +1278,4 @@ func isLogCall(cc *ssa.CallCommon) bool {
 		return strings.HasPrefix(fn.Name(), "Print") || strings.HasPrefix(fn.Name(), "Fprint")
 	}
 	return false
-}
-
-// sortDefects orders defects by file name and offset, not token.Pos:
-// drivers parse files in parallel, so the Pos ranges files get vary from
-// run to run.
-func sortDefects(fset *token.FileSet, ds []*Defect) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := fset.Position(ds[i].Pos), fset.Position(ds[j].Pos)
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
 }

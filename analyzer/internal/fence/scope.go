@@ -640,11 +640,17 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 // openRegion computes the instructions after a successful acquire.
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	r := &region{
-		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai), session: ai.session,
+		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai),
 			Source: ai.source, Key: e.lockKey(call, ai)},
 		call:  call,
 		acq:   ai,
 		spans: map[*ssa.BasicBlock][]span{},
+	}
+	if ai.session != nil {
+		if e.sessions == nil {
+			e.sessions = map[*Scope]ssa.Value{}
+		}
+		e.sessions[r.scope] = ai.session
 	}
 	if ai.keyArg >= 0 {
 		if ps := params(call.Common()); ai.keyArg < len(ps) {

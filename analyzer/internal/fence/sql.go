@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/types"
 	"strings"
-	"sync"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
@@ -79,12 +78,10 @@ func (e *engine) parseSQL(query string) []*sqlcond.Statement {
 	return stmts
 }
 
-// sqlCache holds parsed SQL by text for the engine and, through
-// Model.ParseSQL, for the analyzers that read the same statements (they
-// may run concurrently on one package: hence the lock).
+// sqlCache holds parsed SQL by text: one parse per text per package.
+// Only the engine's own run reads it (analyzers get data, not parsers).
 type sqlCache struct {
-	mu sync.Mutex
-	m  map[string]parsedSQL
+	m map[string]parsedSQL
 }
 
 type parsedSQL struct {
@@ -93,17 +90,13 @@ type parsedSQL struct {
 }
 
 func (c *sqlCache) parse(query string) ([]*sqlcond.Statement, error) {
-	c.mu.Lock()
 	p, ok := c.m[query]
-	c.mu.Unlock()
 	if !ok {
 		p.stmts, p.err = sqlcond.Parse(query)
-		c.mu.Lock()
 		if c.m == nil {
 			c.m = map[string]parsedSQL{}
 		}
 		c.m[query] = p
-		c.mu.Unlock()
 	}
 	return p.stmts, p.err
 }

@@ -131,8 +131,11 @@ func dumpWrite(w *fence.Write, pos func(token.Pos) string) string {
 			}
 		}
 	}
-	if w.GuardKind != "" {
-		kv = append(kv, "guard", w.GuardKind)
+	if w.Guard != nil {
+		kv = append(kv, "guard", string(w.Guard.Kind))
+	}
+	if w.Omitted {
+		kv = append(kv, "omitted", "true")
 	}
 	kv = append(kv, "detail", w.Detail)
 	return pairs(kv...)

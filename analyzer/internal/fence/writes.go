@@ -25,13 +25,10 @@ type eval struct {
 	unit ssa.Value
 	// lockingRead: a SELECT ... FOR UPDATE/SHARE on the unit.
 	lockingRead bool
-	guard       token.Pos
+	guard       *Guard
 	write       *Write
 
 	litArg       int // index of the argument holding the condition, -1 if none
-	guardText    string
-	guardKind    string
-	read         token.Pos
 	sql          string
 	tokenOffsets []int
 	compares     []Compare
@@ -63,6 +60,17 @@ type eval struct {
 	blind bool
 }
 
+// underSession reports whether s, or a scope enclosing it, is a PostgreSQL
+// advisory lock held by the transaction or connection session.
+func (e *engine) underSession(s *Scope, session ssa.Value) bool {
+	for ; s != nil; s = s.outer {
+		if held := e.sessions[s]; held != nil && held == session {
+			return true
+		}
+	}
+	return false
+}
+
 // checkWrites gives a verdict to every write inside a scope of f.
 func (e *engine) checkWrites(f *ssa.Function) {
 	var units []*unitWrite
@@ -79,21 +87,20 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			}
 			ev := e.evalCall(f, instr, cc, s)
 			e.noteBlind(instr, cc, pos, s, ev)
-			if ev.isWrite && ev.store == "SQL" && s.underSession(sqlSession(cc)) {
+			if ev.isWrite && ev.store == "SQL" && e.underSession(s, sqlSession(cc)) {
 				continue // under an advisory lock held by this same transaction or session
 			}
 			if ev.unit != nil {
 				units = append(units, &unitWrite{ev: ev, instr: instr})
 			}
+			e.noteCall(instr, cc, ev, true)
 			if !ev.isWrite {
 				continue
 			}
 			if ev.verdict == Unfenced || ev.verdict == RecordedOnly {
-				e.lastRead = token.NoPos
-				if g, text, kind := e.guardOf(f, instr, s); g != token.NoPos {
+				if g := e.guardOf(f, instr, s); g != nil {
 					ev.verdict = AppChecked
-					ev.guard, ev.guardText, ev.guardKind = g, text, kind
-					ev.read = e.lastRead
+					ev.guard = g
 				}
 			}
 			w := &Write{
@@ -101,7 +108,6 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				Pos: pos, End: pos, Call: e.callName(pos), Store: ev.store, Target: ev.target,
 				Scope: s, Verdict: ev.verdict, Detail: ev.detail, Guard: ev.guard, Helper: ev.helper,
 				SQL: ev.sql, TokenOffsets: ev.tokenOffsets, Compares: ev.compares, Recorded: ev.recorded,
-				GuardText: ev.guardText, GuardKind: ev.guardKind, Read: ev.read, Instr: instr, Func: f,
 				Etcd: ev.etcd, Redis: ev.redis,
 			}
 			if ev.cond == nil {
@@ -124,6 +130,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			}
 			e.condWrites = append(e.condWrites, condWrite{w: w, f: f, ev: ev})
 			ev.write = w
+			e.writeInstr[w] = instr
 			e.model.Writes = append(e.model.Writes, w)
 			e.sites[w] = writeSite{instr: instr, fn: f}
 		}
@@ -163,6 +170,7 @@ func (e *engine) applyUnits(f *ssa.Function, units []*unitWrite) {
 		case Unfenced, RecordedOnly, AppChecked:
 			if fenced[u.ev.unit] || (locked[u.ev.unit] && goCompare) {
 				u.ev.write.Verdict = Fenced
+				u.ev.write.Guard = nil // the unit fences it: no app check
 			}
 		}
 	}
@@ -1062,6 +1070,8 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		if !ev.isWrite {
 			return
 		}
+		e.noteWeakWrite(instr, ev)
+		e.noteCall(instr, cc, ev, false)
 		any = true
 		resources = addResources(resources, ev)
 		switch {

@@ -5,8 +5,10 @@ package branches
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"github.com/hashicorp/consul/api"
+	"gorm.io/gorm"
 )
 
 // Lease is lease-shaped.
@@ -126,5 +128,49 @@ func savePtrGood(ctx context.Context, db *sql.DB, id string, tok *int64) error {
 		return sql.ErrNoRows
 	}
 	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *tok)
+	return err
+}
+
+// Doc is a gorm model.
+type Doc struct {
+	ID    string
+	Body  string
+	Fence int64
+}
+
+// gorm writes are judged by the engine like any other write kind.
+func gormBad(db *gorm.DB, id, body string, fence int64) error {
+	if fence == 0 { // want `when fence is zero the write falls back to an unfenced db.Model\(&Doc\{\}\).Where\("id = \?", id\).Update`
+		return db.Model(&Doc{}).Where("id = ?", id).Update("body", body).Error
+	}
+	return db.Model(&Doc{}).Where("id = ? AND fence < ?", id, fence).Updates(map[string]any{"body": body, "fence": fence}).Error
+}
+
+// ok: a zero token is rejected before the gorm write
+func gormGood(db *gorm.DB, id, body string, fence int64) error {
+	if fence == 0 {
+		return errors.New("no fencing token")
+	}
+	return db.Model(&Doc{}).Where("id = ? AND fence < ?", id, fence).Updates(map[string]any{"body": body, "fence": fence}).Error
+}
+
+// A nil token falls back to an unfenced write: the pointer parameter and
+// the branch are optionaltoken's, and so is the write on that branch (it
+// is Omitted: unfencedwrite leaves it).
+func nilFallbackBad(ctx context.Context, db *sql.DB, id string, fence *int64) error { // want `fencing token parameter fence of nilFallbackBad is a pointer`
+	if fence == nil { // want `when fence is nil the write falls back to an unfenced db.ExecContext: reject a nil token instead of skipping the fence`
+		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id)
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, *fence)
+	return err
+}
+
+// ok: the token by value, and zero rejected
+func nilFallbackGood(ctx context.Context, db *sql.DB, id string, fence int64) error {
+	if fence == 0 {
+		return errors.New("no fencing token")
+	}
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, fence)
 	return err
 }

@@ -4,6 +4,9 @@ package params
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
 )
 
 // Token is the named token type of Lease.
@@ -116,4 +119,62 @@ type Store interface {
 	Put(ctx context.Context, key string, fence *uint64) error // want `fencing token parameter fence of Put is a pointer`
 	// ok: by value
 	Get(ctx context.Context, key string, fence uint64) ([]byte, error)
+}
+
+// ok: a pagination token, only JSON-encoded: nothing is written and no lock
+// is held, so the name alone does not make it a fencing token
+func serializeToken(token any) ([]byte, error) {
+	return json.Marshal(token)
+}
+
+// ok: nor does it make a pointer that is only read a fencing token
+func tokenOrZero(token *int64) int64 {
+	if token == nil {
+		return 0
+	}
+	return *token
+}
+
+// write's token reaches the fenced UPDATE's WHERE.
+func write(ctx context.Context, db *sql.DB, token *int64) error { // want `fencing token parameter token of write is a pointer: a caller can pass nil and skip the fence`
+	_, err := db.ExecContext(ctx, fencedSQL, "b", "id", *token)
+	return err
+}
+
+// enqueue writes nothing here, but a caller hands it the lease's token.
+func enqueue(q chan<- *Token, fence *Token) { // want `fencing token parameter fence of enqueue is a pointer`
+	q <- fence
+}
+
+func enqueueLease(q chan<- *Token, l *Lease) {
+	enqueue(q, &l.Token)
+}
+
+// ok: the same shape, but no caller passes it a lease's token
+func enqueueCount(q chan<- *int64, fence *int64) {
+	q <- fence
+}
+
+func countCaller(q chan<- *int64) {
+	n := int64(3)
+	enqueueCount(q, &n)
+}
+
+// DocStore is a store this package cannot see into.
+type DocStore interface {
+	SaveDoc(ctx context.Context, id string, fence int64) error
+}
+
+// SaveVia's token reaches a write through an interface method named like
+// one.
+func SaveVia(ctx context.Context, s DocStore, id string, fence *int64) error { // want `fencing token parameter fence of SaveVia is a pointer`
+	return s.SaveDoc(ctx, id, *fence)
+}
+
+// ok: the same pointer handed to a method that does not write
+func DescribeVia(s fmt.Stringer, fence *int64) string {
+	if fence == nil {
+		return s.String()
+	}
+	return s.String() + strconv.FormatInt(*fence, 10)
 }

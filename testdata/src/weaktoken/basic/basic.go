@@ -132,3 +132,30 @@ func ignored(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
 	_, err := db.ExecContext(ctx, "UPDATE docs SET fence = $2 WHERE id = $1 AND fence < $2", id, tok)
 	return err
 }
+
+// mintClockBad mints its own token outside any lock scope and fences with
+// it: the stored fence is compared with, and set to, a wall-clock reading.
+func mintClockBad(ctx context.Context, db *sql.DB, id string) error {
+	tok := time.Now().UnixNano() // want `time.Now\(\).UnixNano\(\) is not a monotonic fencing token: wall-clock time .*; it is used as the fence of SQL write via db.ExecContext`
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, tok)
+	return err
+}
+
+func mintUUIDBad(ctx context.Context, db *sql.DB, id string) error {
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, rand.Int63()) // want `rand.Int63\(\) is not a monotonic fencing token: a random number`
+	return err
+}
+
+// ok: outside a lock scope a clock compared but never recorded in that
+// column is a time filter, not a fence
+func mintedFilterGood(ctx context.Context, db *sql.DB, id string) error {
+	cutoff := time.Now().Unix()
+	_, err := db.ExecContext(ctx, "UPDATE docs SET state = 'stale' WHERE id = $1 AND updated_at < $2", id, cutoff)
+	return err
+}
+
+// ok: the fence comes from the caller, who holds the lease
+func passedFenceGood(ctx context.Context, db *sql.DB, id string, fence int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, fence)
+	return err
+}

@@ -1,0 +1,51 @@
+package rules
+
+import "testing"
+
+// TestNameHeuristics pins the name heuristics the engine's optional-token
+// and guard checks use: each says yes to the names it is meant for and no
+// to look-alikes.
+func TestNameHeuristics(t *testing.T) {
+	for _, c := range []struct {
+		what string
+		f    func(string) bool
+		yes  []string
+		no   []string
+	}{
+		{"IsTokenishParamName", IsTokenishParamName,
+			[]string{"token", "tok", "fence", "fencingToken", "epoch", "leaseToken", "leaseTok", "lockEpoch", "writeFence", "Fence", "fenceValue"},
+			[]string{"count", "limit", "offset", "authToken", "tokens", "took", "stock"}},
+		{"IsVersionName", IsVersionName,
+			[]string{"index", "ModifyIndex", "version", "rev", "seq"},
+			[]string{"count", "n", "offset"}},
+		{"IsConstructorName", IsConstructorName,
+			[]string{"NewClient", "Open", "DialContext", "MustConnect"},
+			[]string{"Put", "SaveDoc", "Renew"}},
+		{"IsRequestTypeName", IsRequestTypeName,
+			[]string{"WriteRequest", "PutReq", "SaveInput", "MoveCommand", "UpdateArgs", "DocUpdate"},
+			[]string{"Request", "Stats", "Lease"}},
+		{"IsPresenceFlagName", IsPresenceFlagName,
+			[]string{"Valid", "Set", "HasValue"},
+			[]string{"Value", "valid", "Int64"}},
+		{"IsOptionalTypeName", IsOptionalTypeName,
+			[]string{"Optional", "Maybe", "Nullable"},
+			[]string{"Result", "List"}},
+		{"IsOwnershipFlagName", IsOwnershipFlagName,
+			[]string{"isLeader", "held", "Locked", "haslock"},
+			[]string{"ready", "closed", "count"}},
+		{"IsWriteMethodName", IsWriteMethodName,
+			[]string{"Put", "SaveDoc", "UpdateRow", "Delete", "CAS", "Publish"},
+			[]string{"Get", "List", "Describe", "String"}},
+	} {
+		for _, s := range c.yes {
+			if !c.f(s) {
+				t.Errorf("%s(%q) = false, want true", c.what, s)
+			}
+		}
+		for _, s := range c.no {
+			if c.f(s) {
+				t.Errorf("%s(%q) = true, want false", c.what, s)
+			}
+		}
+	}
+}
