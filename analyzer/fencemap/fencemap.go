@@ -214,6 +214,9 @@ type builder struct {
 	blind    map[string]*BlindSpot
 	blindIDs map[string]map[string]bool
 	errors   []string
+	// weakLeases: lease lock IDs whose token field is set from a weak
+	// value, with why.
+	weakLeases map[string]string
 }
 
 func (b *builder) site(fset *token.FileSet, pos token.Pos) Site {
@@ -256,6 +259,20 @@ func (b *builder) add(p Package) {
 	}
 	for _, bs := range p.Model.Blind {
 		b.addBlind(p, bs)
+	}
+	for _, d := range p.Model.Defects {
+		// A lease whose token field is filled from a weak value (the
+		// clock, a random number): every scope on that lease type has a
+		// weak token, whatever its writes compare.
+		if d.Kind != fence.DefectWeakToken || d.Weak == nil {
+			continue
+		}
+		if name, ok := strings.CutPrefix(d.Detail, "the token of lease "); ok {
+			if b.weakLeases == nil {
+				b.weakLeases = map[string]string{}
+			}
+			b.weakLeases["lease-shaped type "+name] = d.Weak.Why
+		}
 	}
 	for _, in := range p.Model.Internal {
 		msg, _, _ := strings.Cut(in.Msg, "\n")
@@ -450,6 +467,9 @@ func (b *builder) finish() *Map {
 	// resource -> lock IDs, for Shared.
 	under := map[string]map[string]bool{}
 	for _, l := range b.locks {
+		if why, ok := b.weakLeases[l.ID]; ok && l.TokenKind != "none" {
+			l.TokenKind, l.TokenWhy = "weak", why
+		}
 		sort.Slice(l.Acquires, func(i, j int) bool { return l.Acquires[i].less(l.Acquires[j]) })
 		sort.Slice(l.Resources, func(i, j int) bool {
 			a, c := l.Resources[i], l.Resources[j]

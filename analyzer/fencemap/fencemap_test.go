@@ -31,8 +31,13 @@ func TestGoldenTestdata(t *testing.T) {
 	}
 	checkGoldens(t, m, "app")
 	// What the case is there to show, independently of the goldens.
-	if len(m.Locks) != 2 {
-		t.Errorf("%d locks, want the etcd mutex and the Lease", len(m.Locks))
+	if len(m.Locks) != 3 {
+		t.Errorf("%d locks, want the etcd mutex, the Lease and the ClockLease", len(m.Locks))
+	}
+	for _, l := range m.Locks {
+		if want := map[bool]string{true: "weak", false: "monotonic"}[l.Name == "lease-shaped type ClockLease"]; l.TokenKind != want {
+			t.Errorf("lock %s: token_kind %s, want %s", l.ID, l.TokenKind, want)
+		}
 	}
 	if len(m.Shared) != 1 || m.Shared[0].Name != "accounts" || len(m.Shared[0].Locks) != 2 || len(m.Shared[0].Unlocked) != 1 {
 		t.Errorf("shared = %+v, want accounts under two locks and once outside any lock", m.Shared)
@@ -79,7 +84,9 @@ func TestDeterministic(t *testing.T) {
 	gopath := fencetest.TestData(t)
 	var first []byte
 	for i := 0; i < 3; i++ {
-		m, err := fencemap.Load(gopath, gopathEnv(gopath), []string{"fencemap/...", "unfencedwrite/...", "appcheck/..."})
+		// The last run analyses one package at a time: parallelism must
+		// not change a byte either.
+		m, err := fencemap.LoadWith(fencemap.Options{Sequential: i == 2}, gopath, gopathEnv(gopath), []string{"fencemap/...", "unfencedwrite/...", "appcheck/...", "weaktoken/..."})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,4 +199,20 @@ func readGolden(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestDocsShowTheMap: README.md and docs/fencemap.md carry the example's
+// Mermaid source exactly as -fencemap=mermaid prints it today.
+func TestDocsShowTheMap(t *testing.T) {
+	mmd := strings.TrimSuffix(string(readGolden(t, "example.mmd")), "\n")
+	root := filepath.Dir(fencetest.TestData(t))
+	for _, doc := range []string{"README.md", filepath.Join("docs", "fencemap.md")} {
+		b, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "```mermaid\n"+mmd+"\n```") {
+			t.Errorf("%s does not show example/'s current Mermaid map (testdata/example.mmd)", doc)
+		}
+	}
 }

@@ -26,6 +26,18 @@ var ErrLoad = errors.New("packages did not load")
 // engine itself through the x/tools checker. It sets the engine's
 // -fencelint_fence.fencemap flag for the run and restores it.
 func Load(dir string, env []string, patterns []string) (*Map, error) {
+	return LoadWith(Options{}, dir, env, patterns)
+}
+
+// Options tune Load.
+type Options struct {
+	// Sequential analyses one package at a time instead of in parallel
+	// (the map must not depend on it; the determinism test compares).
+	Sequential bool
+}
+
+// LoadWith is Load with options.
+func LoadWith(opts Options, dir string, env []string, patterns []string) (*Map, error) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: env}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -52,7 +64,7 @@ func Load(dir string, env []string, patterns []string) (*Map, error) {
 	}
 	defer flag.Value.Set(old)
 
-	graph, err := checker.Analyze([]*analysis.Analyzer{fence.Analyzer}, pkgs, nil)
+	graph, err := checker.Analyze([]*analysis.Analyzer{fence.Analyzer}, pkgs, &checker.Options{Sequential: opts.Sequential})
 	if err != nil {
 		return nil, err
 	}
