@@ -96,6 +96,6 @@ func NewClockLease() ClockLease {
 }
 
 func (s *Service) Stamp(ctx context.Context, l ClockLease, id string) error {
-	_, err := s.db.ExecContext(ctx, "UPDATE stamps SET at = now(), fence = $2 WHERE id = $1 AND fence < $2", id, l.Token)
+	_, err := s.db.ExecContext(ctx, "UPDATE stamps SET at = at + 1, fence = $2 WHERE id = $1 AND fence < $2", id, l.Token)
 	return err
 }

@@ -19,7 +19,7 @@ type Lease struct {
 	ExpiresAt time.Time
 }
 
-const beat = "UPDATE jobs SET seen = now(), fence = $2 WHERE id = $1 AND fence <= $2"
+const beat = "UPDATE jobs SET seen = seen + 1, fence = $2 WHERE id = $1 AND fence <= $2"
 
 func fatalGood(ctx context.Context, db *sql.DB, lease *Lease, id string) {
 	for {
