@@ -5,13 +5,12 @@ import (
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer"
-	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 func main() {
 	args := os.Args[1:]
 	if vetProtocol(args) {
-		unitchecker.Main(analyzer.Analyzers()...) // does not return
+		analyzer.VetMain() // does not return
 	}
 	os.Exit(standalone(args))
 }
