@@ -306,3 +306,73 @@ func firstDiff(want, got []string) string {
 	}
 	return "(no difference)"
 }
+
+// TestSkip drives the tool with hand-written configs whose only file does
+// not even parse: a package the relevance test rules out must be answered
+// without reading it as Go (exit 0, {} on -json, a vetx file without
+// facts), while a relevant one, or any with the fast path off, is parsed
+// and fails as unitchecker fails.
+func TestSkip(t *testing.T) {
+	dir := t.TempDir()
+	// sync's vetx file as the driver writes it for a package without facts.
+	syncVetx := filepath.Join(dir, "sync.vetx")
+	if err := os.WriteFile(syncVetx, []byte("fencelint vetx 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unit := func(name, src string, env ...string) (code int, stdout, vetx []byte, stderr string) {
+		t.Helper()
+		file := filepath.Join(dir, name+".go")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := map[string]any{
+			"ID":          "example.com/" + name,
+			"ImportPath":  "example.com/" + name,
+			"GoVersion":   "go1.26",
+			"GoFiles":     []string{file},
+			"ImportMap":   map[string]string{"sync": "sync"},
+			"PackageFile": map[string]string{},
+			"PackageVetx": map[string]string{"sync": syncVetx},
+			"VetxOutput":  filepath.Join(dir, name+".vetx"),
+			"Stdout":      filepath.Join(dir, name+".stdout"),
+		}
+		data, _ := json.Marshal(cfg)
+		cfgFile := filepath.Join(dir, name+".cfg")
+		if err := os.WriteFile(cfgFile, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errb, code := tool(t, "driver", env, "-json", cfgFile)
+		stdout, _ = os.ReadFile(cfg["Stdout"].(string))
+		vetx, _ = os.ReadFile(cfg["VetxOutput"].(string))
+		return code, stdout, vetx, string(errb)
+	}
+	const broken = "package p\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\nfunc f( {\n"
+	code, stdout, vetx, stderr := unit("plain", broken)
+	if code != 0 || string(stdout) != "{}\n" {
+		t.Errorf("irrelevant package: exit %d, stdout %q, stderr %s; want 0 and {} without parsing", code, stdout, stderr)
+	}
+	if string(vetx) != "fencelint vetx 1\n" {
+		t.Errorf("irrelevant package: vetx %q, want the header alone (no facts)", vetx)
+	}
+	for _, c := range []struct {
+		name, src string
+		env       []string
+	}{
+		{"directive", "package p\n\n//fencelint:write\nfunc f( {\n", nil},
+		{"lease", "package p\n\ntype Lease struct{ Token int64 }\n\nfunc f( {\n", nil},
+		{"full", broken, []string{vetdriver.FullEnv + "=1"}},
+		{"facts", broken, nil}, // sync's vetx file is not empty: see below
+	} {
+		header := "fencelint vetx 1\n"
+		if c.name == "facts" {
+			header += "x" // facts are never read when the package is skipped
+		}
+		if err := os.WriteFile(syncVetx, []byte(header), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, _, stderr := unit(c.name, c.src, c.env...)
+		if code != 1 || !strings.Contains(stderr, "expected") {
+			t.Errorf("%s: exit %d, stderr %q; want the parse error and exit 1", c.name, code, stderr)
+		}
+	}
+}
