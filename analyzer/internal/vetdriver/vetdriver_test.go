@@ -186,7 +186,8 @@ func units(t *testing.T, data []byte) []string {
 type codebase struct {
 	name, dir string
 	env       []string
-	minDiags  int // at least this many diagnostics: the comparison is not vacuous
+	minDiags  int      // at least this many diagnostics: the comparison is not vacuous
+	patterns  []string // default ./...
 }
 
 func repoRoot(t *testing.T) string {
@@ -211,17 +212,26 @@ func codebases(t *testing.T) []codebase {
 	if _, err := gen.Write(genDir, gen.Config{N: n}); err != nil {
 		t.Fatal(err)
 	}
-	return []codebase{
+	cbs := []codebase{
 		// testdata/src is a GOPATH tree (analysistest's layout), with stubs
 		// of every library rules/ knows.
-		{"testdata", filepath.Join(root, "testdata", "src"), []string{"GO111MODULE=off", "GOPATH=" + filepath.Join(root, "testdata"), "GOFLAGS="}, 300},
+		{"testdata", filepath.Join(root, "testdata", "src"), []string{"GO111MODULE=off", "GOPATH=" + filepath.Join(root, "testdata"), "GOFLAGS="}, 300, nil},
 		// example/ requires the real etcd, pgx, AWS SDK and go-redis.
-		{"example", filepath.Join(root, "example"), []string{"GOFLAGS=-mod=mod"}, 10},
-		{fmt.Sprintf("gen%d", n), genDir, []string{"GOFLAGS="}, n / 10},
+		{"example", filepath.Join(root, "example"), []string{"GOFLAGS=-mod=mod"}, 10, nil},
+		{fmt.Sprintf("gen%d", n), genDir, []string{"GOFLAGS="}, n / 10, nil},
 	}
+	if os.Getenv("VETDRIVER_TEST_SOAK") == "1" {
+		// The soak set: std and this module (x/tools, staticcheck, pgx as
+		// dependencies), where nothing may be reported; what is compared is
+		// every package's {} and the facts that lead there.
+		cbs = append(cbs, codebase{"soak", root, []string{"GOFLAGS="}, 0, []string{"std", "./..."}})
+	}
+	return cbs
 }
 
-// TestSameFindings runs go vet -json over every codebase three times:
+// TestSameFindings runs go vet -json over every codebase three times
+// (VETDRIVER_TEST_SOAK=1 adds std and this module; VETDRIVER_TEST_GEN=N
+// sets the size of the generated module, default 10000):
 // with unitchecker (fencelint's previous vet path), with this driver, and
 // with this driver's fast path off. The per-package outputs must be
 // byte-identical.
@@ -240,7 +250,11 @@ func TestSameFindings(t *testing.T) {
 				{"driver", "driver", nil},
 				{"driver " + vetdriver.FullEnv + "=1", "driver", []string{vetdriver.FullEnv + "=1"}},
 			} {
-				stdout, stderr, code := vet(t, cb.dir, m.mode, append(slices.Clip(cb.env), m.env...), "-json", "./...")
+				patterns := cb.patterns
+				if patterns == nil {
+					patterns = []string{"./..."}
+				}
+				stdout, stderr, code := vet(t, cb.dir, m.mode, append(slices.Clip(cb.env), m.env...), append([]string{"-json"}, patterns...)...)
 				if code != 0 {
 					t.Fatalf("%s: go vet -json exited %d:\n%s", m.name, code, stderr)
 				}
