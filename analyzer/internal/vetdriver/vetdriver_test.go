@@ -390,3 +390,49 @@ func TestSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestFix: go vet -fix passes -fix to every package of the run, and the
+// driver hands such runs to unitchecker; the fix must be applied.
+func TestFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet -fix")
+	}
+	dir := t.TempDir()
+	const before = `package fixtest
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+type Lease struct{ Token int64 }
+
+func debit(ctx context.Context, db *sql.DB, lease Lease, id string, amt int64) error {
+	res, err := db.ExecContext(ctx, "UPDATE acct SET bal = bal - $1, fence = $3 WHERE id = $2 AND fence > $3", amt, id, lease.Token)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errors.New("superseded")
+	}
+	return nil
+}
+`
+	for name, body := range map[string]string{"go.mod": "module example.com/fixtest\n\ngo 1.26.0\n", "fix.go": before} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := vet(t, dir, "driver", []string{"GOFLAGS="}, "-fix", "./...")
+	if code != 0 {
+		t.Fatalf("go vet -fix exited %d:\n%s", code, stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "fix.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(before, "AND fence > $3", "AND fence < $3", 1); string(got) != want {
+		t.Errorf("after go vet -fix:\n%s\nwant:\n%s", got, want)
+	}
+}
