@@ -24,7 +24,7 @@ var All = []*lint.Analyzer{
 }
 
 // Analyzers returns the bare analyzers for drivers that take
-// *analysis.Analyzer (go vet's unitchecker, golangci-lint, nogo).
+// *analysis.Analyzer (fencelint's go vet driver, golangci-lint, nogo).
 func Analyzers() []*analysis.Analyzer {
 	out := make([]*analysis.Analyzer, len(All))
 	for i, a := range All {

@@ -18,7 +18,8 @@
 # per tool run, default 3600), BENCH_TOOLS (space-separated subset of the
 # row names below, default all), ETCD_VERSION (default v3.7.3),
 # STATICCHECK_VERSION (default v0.8.2), BENCH_PAIRS (default 2: extra
-# back-to-back fencelint/floor pairs per codebase, in alternating order, so
+# back-to-back fencelint/floor pairs per codebase and route (lintcmd, and
+# go vet against nullfacts-vet), in alternating order, so
 # that the headline ratio does not depend on which of the two ran first on
 # a noisy machine; 0 to skip).
 set -euo pipefail
@@ -32,7 +33,7 @@ OUT=${BENCH_OUT:-$WORK/results.md}
 TIMEOUT=${BENCH_TIMEOUT:-3600}
 ETCD_VERSION=${ETCD_VERSION:-v3.7.3}
 STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
-ALL_TOOLS="nullfacts fencelint fencelint-warm nullchecker fencechecker staticcheck vet vet-warm nullfacts-vet fencelint-vet fencelint-vet-warm"
+ALL_TOOLS="nullfacts fencelint fencelint-warm nullchecker fencechecker staticcheck vet vet-warm nullfacts-vet nofacts-vet fencelint-vet fencelint-vet-warm"
 TOOLS=${BENCH_TOOLS:-$ALL_TOOLS}
 PAIRS=${BENCH_PAIRS:-2}
 CODEBASES=("$@")
@@ -141,6 +142,7 @@ for cb in "${CODEBASES[@]}"; do
 	measure "$cb" vet "go vet" cold env VETSALT_ID="$s" go vet -vettool="$BIN/vetsalt" $PATTERN
 	measure "$cb" vet-warm "go vet" warm env VETSALT_ID="$s" go vet -vettool="$BIN/vetsalt" $PATTERN
 	measure "$cb" nullfacts-vet "go vet" cold env VETSALT_ID="n$s" VETSALT_REAL="$BIN/nullfacts" go vet -vettool="$BIN/vetsalt" $PATTERN
+	measure "$cb" nofacts-vet "go vet" cold env VETSALT_ID="o$s" VETSALT_REAL="$BIN/nofacts" go vet -vettool="$BIN/vetsalt" $PATTERN
 	measure "$cb" fencelint-vet "go vet" cold env VETSALT_ID="f$s" VETSALT_REAL="$BIN/fencelint" go vet -vettool="$BIN/vetsalt" $PATTERN
 	measure "$cb" fencelint-vet-warm "go vet" warm env VETSALT_ID="f$s" VETSALT_REAL="$BIN/fencelint" go vet -vettool="$BIN/vetsalt" $PATTERN
 	# Paired repeats of the headline comparison, alternating which runs
@@ -157,8 +159,44 @@ for cb in "${CODEBASES[@]}"; do
 			fi
 		done
 	fi
+	# The same under go vet: fencelint against the fact-declaring floor,
+	# each with a new tool ID (cold vet results, warm compile cache).
+	if [[ " $TOOLS " == *" nullfacts-vet "* && " $TOOLS " == *" fencelint-vet "* ]]; then
+		for ((k = 1; k <= PAIRS; k++)); do
+			s=pair$k$RANDOM$RANDOM
+			if ((k % 2)); then
+				measure "$cb" nullfacts-vet "go vet" cold env VETSALT_ID="n$s" VETSALT_REAL="$BIN/nullfacts" go vet -vettool="$BIN/vetsalt" $PATTERN
+				measure "$cb" fencelint-vet "go vet" cold env VETSALT_ID="f$s" VETSALT_REAL="$BIN/fencelint" go vet -vettool="$BIN/vetsalt" $PATTERN
+			else
+				measure "$cb" fencelint-vet "go vet" cold env VETSALT_ID="f$s" VETSALT_REAL="$BIN/fencelint" go vet -vettool="$BIN/vetsalt" $PATTERN
+				measure "$cb" nullfacts-vet "go vet" cold env VETSALT_ID="n$s" VETSALT_REAL="$BIN/nullfacts" go vet -vettool="$BIN/vetsalt" $PATTERN
+			fi
+		done
+	fi
 	rm -rf "$WORK"/cache.*
 done
+
+# pairs ROUTE TOOL FLOOR: every TOOL/FLOOR pair of a codebase (the main rows
+# and the repeats, in run order), its CPU ratio, and the median.
+pairs() {
+	echo
+	echo "Paired runs, $1, cold ($2 CPU / $3 CPU, per pair in run order; median):"
+	echo
+	awk -F'\t' -v route="$1" -v f="$2" -v fl="$3" '
+	$3 == route && $4 == "cold" && ($2 == f || $2 == fl) {
+	  k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $5; if (!($1 in seen)) { seen[$1] = 1; order[++m] = $1 } }
+	END {
+	  for (i = 1; i <= m; i++) {
+	    cb = order[i]; np = n[cb, f]; if (n[cb, fl] < np) np = n[cb, fl]
+	    if (np == 0) continue
+	    line = ""; delete r
+	    for (j = 1; j <= np; j++) { r[j] = v[cb, f, j] / v[cb, fl, j]; line = line sprintf("%s%.2f (%.1f/%.1f s)", j > 1 ? ", " : "", r[j], v[cb, f, j], v[cb, fl, j]) }
+	    for (a = 1; a <= np; a++) for (b = a + 1; b <= np; b++) if (r[b] < r[a]) { t = r[a]; r[a] = r[b]; r[b] = t }
+	    med = (np % 2) ? r[(np + 1) / 2] : (r[np / 2] + r[np / 2 + 1]) / 2
+	    printf "- %s: %s; median %.2f\n", cb, line, med
+	  }
+	}' "$WORK/rows.tsv" "$WORK/repeats.tsv"
+}
 
 # ---- report -------------------------------------------------------------
 {
@@ -179,32 +217,17 @@ done
 	      print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	      last = cb[i]
 	    }
-	    base = (route[i] == "go vet" && tool[i] ~ /fencelint|nullfacts/ && vcpu[cb[i]] > 0) ? vcpu[cb[i]] : fcpu[cb[i]]
+	    base = (route[i] == "go vet" && tool[i] ~ /fencelint|nullfacts|nofacts/ && vcpu[cb[i]] > 0) ? vcpu[cb[i]] : fcpu[cb[i]]
 	    r1 = base > 0 ? sprintf("%.2f%s", cpu[i] / base, base == vcpu[cb[i]] && base != fcpu[cb[i]] ? " (vet floor)" : "") : "-"
 	    r2 = frss[cb[i]] > 0 ? sprintf("%.2f", rss[i] / frss[cb[i]]) : "-"
 	    r3 = crss[cb[i]] > 0 ? sprintf("%.2f", rss[i] / crss[cb[i]]) : "-"
 	    printf "| %s | %s | %s | %.1f | %.1f | %d | %s | %s | %s | %d | %d |\n", tool[i], route[i], cache[i], cpu[i], wall[i], rss[i], r1, r2, r3, rc[i], lines[i]
 	  }
 	}' "$WORK/codebases.tsv" "$WORK/rows.tsv"
-	# Every fencelint/floor pair of a codebase (the main rows and the
-	# repeats, in run order), its CPU ratio, and the median.
-	echo
-	echo "Paired runs, lintcmd, cold (fencelint CPU / floor CPU, per pair in run order; median):"
-	echo
-	awk -F'\t' '
-	$3 == "lintcmd" && $4 == "cold" && ($2 == "fencelint" || $2 == "nullfacts") {
-	  k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $5; if (!($1 in seen)) { seen[$1] = 1; order[++m] = $1 } }
-	END {
-	  for (i = 1; i <= m; i++) {
-	    cb = order[i]; np = n[cb, "fencelint"]; if (n[cb, "nullfacts"] < np) np = n[cb, "nullfacts"]
-	    if (np == 0) continue
-	    line = ""; delete r
-	    for (j = 1; j <= np; j++) { r[j] = v[cb, "fencelint", j] / v[cb, "nullfacts", j]; line = line sprintf("%s%.2f (%.1f/%.1f s)", j > 1 ? ", " : "", r[j], v[cb, "fencelint", j], v[cb, "nullfacts", j]) }
-	    for (a = 1; a <= np; a++) for (b = a + 1; b <= np; b++) if (r[b] < r[a]) { t = r[a]; r[a] = r[b]; r[b] = t }
-	    med = (np % 2) ? r[(np + 1) / 2] : (r[np / 2] + r[np / 2 + 1]) / 2
-	    printf "- %s: %s; median %.2f\n", cb, line, med
-	  }
-	}' "$WORK/rows.tsv" "$WORK/repeats.tsv"
+	pairs lintcmd fencelint nullfacts
+	pairs "go vet" fencelint-vet nullfacts-vet
+	pairs "go vet" fencelint-vet nofacts-vet
+	pairs "go vet" fencelint-vet vet
 } >"$OUT"
 cat "$OUT"
 log "raw rows: $WORK/rows.tsv; outputs: $WORK/out.* $WORK/err.*"

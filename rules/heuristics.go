@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"go/types"
 	"strings"
 )
@@ -47,7 +48,7 @@ func LeaseOf(t types.Type) (LeaseInfo, bool) {
 	if n == nil || n.Obj().Pkg() == nil || IsKnownPath(n.Obj().Pkg().Path()) {
 		return LeaseInfo{}, false
 	}
-	if !hasLeaseSuffix(n.Obj().Name()) {
+	if !HasLeaseSuffix(n.Obj().Name()) {
 		return LeaseInfo{}, false
 	}
 	st, ok := n.Underlying().(*types.Struct)
@@ -70,9 +71,22 @@ func LeaseOf(t types.Type) (LeaseInfo, bool) {
 	return LeaseInfo{}, false
 }
 
-func hasLeaseSuffix(name string) bool {
+// HasLeaseSuffix reports whether a type name ends like a lease-shaped
+// struct's (LeaseOf accepts no other names).
+func HasLeaseSuffix(name string) bool {
 	for _, s := range leaseSuffixes {
 		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// MayNameLease reports whether src contains a lease suffix at all: the go
+// vet driver's cheap test before it scans a file's type declarations.
+func MayNameLease(src []byte) bool {
+	for _, s := range leaseSuffixes {
+		if bytes.Contains(src, []byte(s)) {
 			return true
 		}
 	}

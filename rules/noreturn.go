@@ -1,6 +1,10 @@
 package rules
 
-import "go/types"
+import (
+	"bytes"
+	"go/types"
+	"strings"
+)
 
 // NoReturn lists functions that never return to their caller: they end
 // the process or the goroutine (os.Exit, runtime.Goexit, t.Fatal), or the
@@ -50,3 +54,33 @@ func init() {
 
 // IsNoReturn reports whether fn is known never to return (see NoReturn).
 func IsNoReturn(fn *types.Func) bool { return fn != nil && noReturnByFunc[keyOf(fn)] }
+
+// noReturnCalls are "Name(" for every function NoReturn lists, and the
+// panic builtin: the bytes a no-return wrapper's body must contain.
+var noReturnCalls = func() [][]byte {
+	seen := map[string]bool{"panic": true}
+	out := [][]byte{[]byte("panic(")}
+	for _, f := range NoReturn {
+		name := f[strings.LastIndex(f, ".")+1:]
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, []byte(name+"("))
+		}
+	}
+	return out
+}()
+
+// MayCallNoReturn reports whether src may call a function that never
+// returns (a NoReturn function or panic): the go vet driver's cheap test,
+// before parsing, of whether a package may declare a no-return wrapper
+// whose fact other packages need. False means it certainly calls none by
+// name; a wrapper of another package's wrapper is caught by that package's
+// facts instead.
+func MayCallNoReturn(src []byte) bool {
+	for _, c := range noReturnCalls {
+		if bytes.Contains(src, c) {
+			return true
+		}
+	}
+	return false
+}

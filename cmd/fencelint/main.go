@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer"
-	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 func main() {
@@ -14,7 +13,7 @@ func main() {
 		if last := args[len(args)-1]; strings.HasSuffix(last, ".cfg") {
 			vetCgoSkipped(os.Stderr, last)
 		}
-		unitchecker.Main(analyzer.Analyzers()...) // does not return
+		analyzer.VetMain() // does not return
 	}
 	os.Exit(standalone(args))
 }

@@ -90,25 +90,24 @@ func run(pass *analysis.Pass) (res any, err error) {
 	return model, nil
 }
 
-// relevant is the fast path. A package matters only if it imports an API
-// rules/ knows, imports a package carrying fencelint facts, has a
-// //fencelint: directive, or declares a lease-shaped type.
+// relevant is the fast path: the engine's answer to Relevance, from the
+// type-checked package.
 func relevant(pass *analysis.Pass) bool {
-	if rules.IsLibraryPackage(pass.Pkg.Path()) {
-		return false // library behaviour comes from rules/, not from facts about it
+	imports := make([]string, len(pass.Pkg.Imports()))
+	byPath := make(map[string]*types.Package, len(imports))
+	for i, imp := range pass.Pkg.Imports() {
+		imports[i] = imp.Path()
+		byPath[imp.Path()] = imp
 	}
-	for _, imp := range pass.Pkg.Imports() {
-		if rules.IsKnownPath(imp.Path()) {
-			return true
-		}
-		if pass.ImportPackageFact(imp, new(PackageFact)) {
-			return true
-		}
-	}
-	if directive.HasAny(pass.Files) {
-		return true
-	}
-	return declaresLease(pass.Pkg)
+	return Relevance{
+		Path:    pass.Pkg.Path(),
+		Imports: imports,
+		HasFact: func(path string) bool {
+			return pass.ImportPackageFact(byPath[path], new(PackageFact))
+		},
+		HasDirective:  func() bool { return directive.HasAny(pass.Files) },
+		DeclaresLease: func() bool { return declaresLease(pass.Pkg) },
+	}.Relevant()
 }
 
 func declaresLease(pkg *types.Package) bool {

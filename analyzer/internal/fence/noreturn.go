@@ -161,7 +161,10 @@ func (n *noReturns) export(local map[*types.Func]*FuncFact) {
 // only its no-return wrappers are exported. Library packages are left
 // alone, as everywhere: their behaviour comes from rules/.
 func exportNoReturns(pass *analysis.Pass) {
-	if rules.IsLibraryPackage(pass.Pkg.Path()) {
+	if rules.IsLibraryPackage(pass.Pkg.Path()) || isStd(pass.Pkg.Path()) {
+		// The standard library's own never-returning calls are in
+		// rules.NoReturn; inferring more there would cost a pass over std
+		// in every go vet run, and the go vet driver skips std unparsed.
 		return
 	}
 	newNoReturns(pass).export(nil)

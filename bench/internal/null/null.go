@@ -18,3 +18,13 @@ var NullFacts = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{new(dummyFact)},
 	Run:       func(*analysis.Pass) (any, error) { return nil, nil },
 }
+
+// NoFacts does nothing and declares no fact type: the no-facts floor.
+// Drivers that can take dependencies from export data (go/packages
+// checkers) then type-check only the packages named on the command line;
+// unitchecker under go vet still type-checks every package from source.
+var NoFacts = &analysis.Analyzer{
+	Name: "nofacts",
+	Doc:  "does nothing and declares no fact type (the no-facts floor)",
+	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+}

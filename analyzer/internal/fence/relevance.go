@@ -1,0 +1,213 @@
+package fence
+
+import (
+	"bytes"
+	"go/scanner"
+	"go/token"
+	"os"
+
+	"github.com/fencelint/fencelint/rules"
+)
+
+// Relevance is the one definition of which packages the engine analyses. A
+// package matters only if it imports an API rules/ knows, imports a package
+// carrying the engine's PackageFact, has a //fencelint: directive, or
+// declares a lease-shaped type; packages of the libraries rules/ describes
+// never do (their behaviour comes from rules/, not from facts about them).
+//
+// Two callers fill it in. The engine (relevant) answers every question
+// exactly from the type-checked package. The go vet driver answers them
+// before parsing anything (MayBeRelevant), from the import lists of go
+// vet's config, the size of the dependencies' fact files and a lexical scan
+// of the source, each answer an over-approximation of the engine's. Since
+// both go through Relevant, a package the driver skips is one the engine
+// would have skipped too: the two cannot drift apart.
+type Relevance struct {
+	Path    string   // package path
+	Imports []string // package paths of the direct imports (a superset is fine)
+	// HasFact reports whether the direct import with this path carries the
+	// engine's PackageFact (or may carry it).
+	HasFact func(path string) bool
+	// HasDirective reports whether some file has a //fencelint: comment.
+	HasDirective func() bool
+	// DeclaresLease reports whether the package declares a type rules.LeaseOf
+	// accepts.
+	DeclaresLease func() bool
+}
+
+// Relevant evaluates r, the cheapest questions first.
+func (r Relevance) Relevant() bool {
+	if rules.IsLibraryPackage(r.Path) {
+		return false
+	}
+	for _, imp := range r.Imports {
+		if rules.IsKnownPath(imp) || r.HasFact(imp) {
+			return true
+		}
+	}
+	return r.HasDirective() || r.DeclaresLease()
+}
+
+// MayBeRelevant is the go vet driver's relevance test, run before a
+// package is parsed: it is false only when the engine's would be false.
+// importHasFacts(path) reports whether the direct import's fact file is
+// non-empty (any fact, not only a PackageFact: cheaper to know, and an
+// over-approximation). The source questions are answered by reading the
+// files once: a //fencelint: anywhere in the bytes counts as a directive,
+// and a lease is suspected in any type declaration whose name, or, for an
+// alias, any identifier on its right-hand side, has a lease suffix (the
+// only names rules.LeaseOf can accept).
+func MayBeRelevant(path string, imports []string, importHasFacts func(string) bool, goFiles []string) (bool, error) {
+	var srcs [][]byte
+	read := func() error {
+		if srcs != nil || len(goFiles) == 0 {
+			return nil
+		}
+		for _, name := range goFiles {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			srcs = append(srcs, data)
+		}
+		return nil
+	}
+	var readErr error
+	r := Relevance{
+		Path:    path,
+		Imports: imports,
+		HasFact: importHasFacts,
+		HasDirective: func() bool {
+			if readErr = read(); readErr != nil {
+				return true
+			}
+			for _, src := range srcs {
+				if bytes.Contains(src, []byte(directivePrefix)) {
+					return true
+				}
+			}
+			return false
+		},
+		DeclaresLease: func() bool {
+			if readErr = read(); readErr != nil {
+				return true
+			}
+			for _, src := range srcs {
+				if rules.MayNameLease(src) && typeDeclMayBeLease(src) {
+					return true
+				}
+			}
+			return false
+		},
+	}
+	ok := r.Relevant()
+	if !ok && readErr == nil && rules.IsLibraryPackage(path) && r.HasDirective() {
+		// The engine reports the directives of a package it does not
+		// analyse as doing nothing (skippedPackageDirectives): run it.
+		return true, readErr
+	}
+	if !ok && readErr == nil && !isStd(path) && !rules.IsLibraryPackage(path) {
+		// An irrelevant package still exports the NoReturn facts of its
+		// log.Fatal wrappers (exportNoReturns): skip it only when it calls
+		// nothing that never returns.
+		if readErr = read(); readErr != nil {
+			return true, readErr
+		}
+		for _, src := range srcs {
+			if rules.MayCallNoReturn(src) {
+				return true, nil
+			}
+		}
+	}
+	return ok, readErr
+}
+
+// directivePrefix is directive's comment prefix; directive.HasAny compares
+// comment texts with it, so a byte search finds at least what it finds.
+const directivePrefix = "//fencelint:"
+
+// typeDeclMayBeLease scans src for type declarations, at any depth (local
+// types cost nothing extra to include), and reports whether one may
+// declare a lease: its name has a lease suffix, or it is an alias with a
+// lease-suffixed identifier on its right (rules.LeaseOf looks through
+// aliases to the named type). The scanner never fails hard: on a lexical
+// error it keeps going, and bad input only makes the answer more likely
+// true.
+func typeDeclMayBeLease(src []byte) bool {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	s.Init(file, src, nil, 0)
+	next := func() (token.Token, string) {
+		_, tok, lit := s.Scan()
+		return tok, lit
+	}
+	// spec reads one type spec whose name is name; it reports whether it
+	// may declare a lease and returns the token that ended it.
+	spec := func(name string) (bool, token.Token) {
+		if rules.HasLeaseSuffix(name) {
+			return true, token.ILLEGAL
+		}
+		// Skip type parameters, then see whether this is an alias.
+		depth := 0
+		alias := false
+		for {
+			tok, lit := next()
+			switch tok {
+			case token.EOF:
+				return false, tok
+			case token.LBRACK, token.LPAREN, token.LBRACE:
+				depth++
+			case token.RBRACK, token.RPAREN, token.RBRACE:
+				if depth == 0 {
+					return false, tok // the end of a grouped declaration
+				}
+				depth--
+			case token.ASSIGN:
+				if depth == 0 {
+					alias = true
+				}
+			case token.SEMICOLON:
+				if depth == 0 {
+					return false, tok
+				}
+			case token.IDENT:
+				if alias && rules.HasLeaseSuffix(lit) {
+					return true, token.ILLEGAL
+				}
+			}
+		}
+	}
+	for {
+		tok, _ := next()
+		switch tok {
+		case token.EOF:
+			return false
+		case token.TYPE:
+			tok, lit := next()
+			switch tok {
+			case token.IDENT:
+				if yes, _ := spec(lit); yes {
+					return true
+				}
+			case token.LPAREN:
+				for {
+					tok, lit := next()
+					if tok == token.EOF || tok == token.RPAREN {
+						break
+					}
+					if tok != token.IDENT {
+						continue // a semicolon between specs
+					}
+					yes, end := spec(lit)
+					if yes {
+						return true
+					}
+					if end == token.RPAREN || end == token.EOF {
+						break
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,74 @@
+// Package vetdriver runs go/analysis analyzers under go vet -vettool, like
+// golang.org/x/tools/go/analysis/unitchecker, but without type-checking
+// from source the packages that cannot matter.
+//
+// # Why not unitchecker
+//
+// go vet runs the tool once per package, dependencies first, with a JSON
+// config (.cfg) listing the package's files, its import map, the
+// compiler's export data of every dependency (PackageFile) and the vetx
+// files the tool wrote for the direct imports (PackageVetx). When the
+// analyzers declare facts, every dependency, the standard library
+// included, is run in facts-only mode (VetxOnly) to produce its vetx file.
+// unitchecker's vetx file carries the package's types (export data it
+// writes from its own type-check) and its facts, and it imports every
+// dependency's types from those files, not from PackageFile. So it must
+// parse and type-check every package of the build from source, and there
+// is no option to do otherwise: that is the fact-declaring floor, about
+// four times the cost of go vet with analyzers that declare no facts.
+//
+// # What this driver does
+//
+// Before reading a package's source, it asks MayMatter whether the
+// analyzers could export a fact for it or report in it, from what the
+// config says: the package paths it imports and whether each direct
+// import's vetx file carries facts (from its size). fencelint answers with
+// the engine's own relevance test (fence.Relevance), whose remaining
+// questions (a //fencelint: directive? a lease-shaped type?) it answers
+// with a byte search and a token scan of the files. A package that cannot
+// matter gets a vetx file without facts and the output of a clean package
+// ({} with -json), and is neither parsed nor type-checked: for the
+// standard library and most dependencies that is all there is to do.
+//
+// A package that may matter is parsed and type-checked, its imports read
+// with go/gcexportdata from the compiler's export data in PackageFile, and
+// the analyzers run over it as unitchecker runs them: the same Pass API
+// (ResultOf, facts, Report, ReadFile, Module, TypesSizes), prerequisites
+// first and independent analyzers in parallel, the same validation and
+// normalisation of suggested fixes and the same output: -json's tree,
+// text with -c=N context lines, exit codes (1 for diagnostics in text
+// mode, 0 with -json, 1 for a failed facts-only run). In a facts-only run
+// only the analyzers that declare facts (and what they require) run.
+//
+// The vetx file is this driver's own: a magic line, then the facts,
+// gob-encoded with objects named by objectpath and sorted, so the same
+// facts give the same bytes (go vet hashes the file into its dependents'
+// cache keys). No types: dependents read them from export data. Facts
+// follow unitchecker's rules, so analyzers see the same ones: facts of a
+// direct import's file are kept if their package is reachable through the
+// imports' declared types, and a unit re-exports the imported facts about
+// types, fields and methods (not package facts, not facts about other
+// packages' functions and variables). A package whose direct imports carry
+// no facts can therefore own none either, which is why an empty vetx file
+// is exact for a skipped package, and why skipping is decided by imports.
+//
+// # Protocol
+//
+// -flags prints the flags unitchecker prints, byte for byte (-NAME to
+// select analyzers, -NAME.flag for analyzer flags, -json, -c, -diff and the
+// legacy no-op flags), and -V=full prints unitchecker's line, with the
+// executable's hash as the build ID that go vet keys its result cache on.
+// FENCELINT_FULL=1 turns the fast path off (every package type-checked and
+// analysed); it is mixed into that hash, so go vet never replays a result
+// of one mode in the other. With -fix (go vet -fix, go fix -fixtool), and
+// for help, the driver hands the whole run to unitchecker: go vet passes
+// -fix to every package of the run and keys its cache on the flags, so a
+// -fix run only ever reads vetx files unitchecker wrote, and applying
+// fixes (FixArchive, -diff) stays unitchecker's code.
+//
+// Differences that cannot show: a skipped package is not type-checked, so
+// a type error go vet's compile did not catch would go unreported there
+// (go vet does not run the tool on packages that fail to compile); and
+// SucceedOnTypecheckFailure is ignored, as unitchecker v0.52 ignores it
+// (cmd/go 1.26 never sets it).
+package vetdriver

@@ -1,0 +1,393 @@
+package vetdriver
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"log"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/gcexportdata"
+)
+
+// Config is the compilation unit go vet describes in its .cfg file
+// (cmd/go/internal/work.vetConfig; the fields unitchecker reads, and
+// PackageFile, which unitchecker ignores and this driver imports from).
+type Config struct {
+	ID            string
+	ImportPath    string
+	GoVersion     string
+	GoFiles       []string
+	NonGoFiles    []string
+	IgnoredFiles  []string
+	ModulePath    string
+	ModuleVersion string
+	Module        *analysis.Module  // from go1.27
+	ImportMap     map[string]string // import path in source → package path
+	PackageFile   map[string]string // package path → compiler export data, transitively
+	PackageVetx   map[string]string // package path → vetx file, direct imports
+	VetxOnly      bool
+	VetxOutput    string
+	Stdout        string
+	// SucceedOnTypecheckFailure is never set by cmd/go 1.26 and unitchecker
+	// v0.52 ignores it; so does this driver.
+	SucceedOnTypecheckFailure bool
+}
+
+func readConfig(name string) (*Config, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	cfg := new(Config)
+	if err := json.Unmarshal(data, cfg); err != nil {
+		return nil, fmt.Errorf("cannot decode JSON config file %s: %v", name, err)
+	}
+	if len(cfg.GoFiles) == 0 {
+		return nil, fmt.Errorf("package has no files: %s", cfg.ImportPath)
+	}
+	return cfg, nil
+}
+
+// run analyses the unit of cfgFile and returns the exit code, with
+// unitchecker's conventions: 1 for a failed analysis or, in text mode, any
+// diagnostic; facts-only runs (VetxOnly) report nothing.
+func run(cfgFile string, opts *options, mayMatter MayMatter, analyzers []*analysis.Analyzer) int {
+	cfg, err := readConfig(cfgFile)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if cfg.Stdout != "" {
+		f, err := os.Create(cfg.Stdout)
+		if err != nil {
+			log.Fatal(err)
+		}
+		os.Stdout = f
+	}
+
+	if !opts.full && mayMatter != nil {
+		// An error (an unreadable file) means "may matter": the full path
+		// then fails the way unitchecker does.
+		if matters, err := mayMatter(unitOf(cfg)); !matters && err == nil {
+			// Nothing here can export a fact or report: answer as the full
+			// path would for a package without findings.
+			if cfg.VetxOutput != "" {
+				if err := writeVetx(cfg.VetxOutput, nil); err != nil {
+					log.Fatal(err)
+				}
+			}
+			if !cfg.VetxOnly && opts.json {
+				printJSON(token.NewFileSet(), cfg.ID, nil)
+			}
+			return 0
+		}
+	}
+
+	fset := token.NewFileSet()
+	results, err := analyse(fset, cfg, analyzers)
+	if err != nil {
+		if cfg.VetxOnly {
+			return 1
+		}
+		switch err.(type) {
+		case types.Error, *scanner.Error, scanner.ErrorList:
+			fmt.Fprintln(os.Stderr, err) // without the log prefix, as go vet expects
+			return 1
+		}
+		log.Fatal(err)
+	}
+	if cfg.VetxOnly {
+		return 0
+	}
+	if opts.json {
+		printJSON(fset, cfg.ID, results)
+		return 0
+	}
+	return printText(fset, opts.context, results)
+}
+
+// unitOf is cfg as MayMatter sees it.
+func unitOf(cfg *Config) Unit {
+	var imports []string
+	for _, p := range cfg.ImportMap {
+		imports = append(imports, p)
+	}
+	sort.Strings(imports)
+	imports = slices.Compact(imports)
+	return Unit{
+		ImportPath: cfg.ImportPath,
+		Imports:    imports,
+		ImportHasFacts: func(path string) bool {
+			file, ok := cfg.PackageVetx[path]
+			if !ok {
+				return path != "unsafe"
+			}
+			has, err := vetxHasFacts(file)
+			return err != nil || has // a bad file: let the full path report it
+		},
+		GoFiles: cfg.GoFiles,
+	}
+}
+
+// result is one root analyzer's outcome.
+type result struct {
+	a           *analysis.Analyzer
+	diagnostics []analysis.Diagnostic
+	err         error
+}
+
+// analyse parses and type-checks the unit, with its dependencies' types
+// from the compiler's export data, runs the analyzers, and writes the
+// vetx file.
+func analyse(fset *token.FileSet, cfg *Config, analyzers []*analysis.Analyzer) ([]result, error) {
+	var files []*ast.File
+	for _, name := range cfg.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+
+	imported := make(map[string]*types.Package)
+	importer := importerFunc(func(importPath string) (*types.Package, error) {
+		path, ok := cfg.ImportMap[importPath]
+		if !ok {
+			return nil, fmt.Errorf("can't resolve import %q", importPath)
+		}
+		if path == "unsafe" {
+			return types.Unsafe, nil
+		}
+		if pkg, ok := imported[path]; ok && pkg.Complete() {
+			return pkg, nil
+		}
+		file, ok := cfg.PackageFile[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data file for %q", path)
+		}
+		return readExportData(fset, imported, file, path)
+	})
+	tc := &types.Config{
+		Importer:  importer,
+		Sizes:     types.SizesFor("gc", build.Default.GOARCH),
+		GoVersion: cfg.GoVersion,
+	}
+	info := &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+	pkg, err := tc.Check(cfg.ImportPath, fset, files, info)
+	if err != nil {
+		return nil, err
+	}
+
+	facts, err := decodeFacts(pkg, cfg.PackageVetx)
+	if err != nil {
+		return nil, err
+	}
+
+	// A facts-only run needs only the analyzers that declare facts and
+	// what they require: no other analyzer can export one, and their
+	// diagnostics would be discarded.
+	if cfg.VetxOnly {
+		var producers []*analysis.Analyzer
+		for a := range closure(analyzers) {
+			if len(a.FactTypes) > 0 {
+				producers = append(producers, a)
+			}
+		}
+		analyzers = producers
+	}
+
+	module := cfg.Module
+	if module == nil && cfg.ModulePath != "" {
+		// cmd/go before 1.27 sends only the path and version.
+		module = &analysis.Module{Path: cfg.ModulePath, Version: cfg.ModuleVersion, GoVersion: cfg.GoVersion}
+	}
+	g := &graph{
+		fset: fset, files: files, pkg: pkg, info: info, sizes: tc.Sizes,
+		cfg: cfg, module: module, facts: facts,
+		actions: make(map[*analysis.Analyzer]*action),
+	}
+	for a := range closure(analyzers) {
+		g.actions[a] = new(action)
+	}
+	g.execAll(analyzers)
+
+	var results []result
+	if !cfg.VetxOnly {
+		for _, a := range analyzers {
+			act := g.actions[a]
+			results = append(results, result{a, act.diagnostics, act.err})
+		}
+	}
+	if cfg.VetxOutput != "" {
+		if err := writeVetx(cfg.VetxOutput, facts.encode()); err != nil {
+			return nil, fmt.Errorf("fact export failed: %v", err)
+		}
+	}
+	return results, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// readExportData imports path from the compiler's export data in file.
+// Packages it refers to join imported, incomplete until imported
+// themselves.
+func readExportData(fset *token.FileSet, imported map[string]*types.Package, file, path string) (*types.Package, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading export data for %q: %v", path, err)
+	}
+	return gcexportdata.Read(r, fset, imported, path)
+}
+
+// graph runs one unit's analyzers, each once, prerequisites first and
+// independent analyzers in parallel.
+type graph struct {
+	fset    *token.FileSet
+	files   []*ast.File
+	pkg     *types.Package
+	info    *types.Info
+	sizes   types.Sizes
+	cfg     *Config
+	module  *analysis.Module
+	facts   *factSet
+	actions map[*analysis.Analyzer]*action
+}
+
+type action struct {
+	once        sync.Once
+	result      any
+	err         error
+	diagnostics []analysis.Diagnostic
+}
+
+func (g *graph) execAll(analyzers []*analysis.Analyzer) {
+	var wg sync.WaitGroup
+	for _, a := range analyzers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.exec(a)
+		}()
+	}
+	wg.Wait()
+}
+
+func (g *graph) exec(a *analysis.Analyzer) *action {
+	act := g.actions[a]
+	act.once.Do(func() {
+		g.execAll(a.Requires)
+		inputs := make(map[*analysis.Analyzer]any, len(a.Requires))
+		var failed []string
+		for _, req := range a.Requires {
+			r := g.exec(req)
+			if r.err != nil {
+				failed = append(failed, req.String())
+				continue
+			}
+			inputs[req] = r.result
+		}
+		if failed != nil {
+			sort.Strings(failed)
+			act.err = fmt.Errorf("failed prerequisites: %s", strings.Join(failed, ", "))
+			return
+		}
+		act.result, act.err = a.Run(g.pass(a, act, inputs))
+		if act.err != nil {
+			return
+		}
+		for i := range act.diagnostics {
+			url, err := resolveURL(a, act.diagnostics[i])
+			if err != nil {
+				act.err = err // the last one wins, as in unitchecker
+				continue
+			}
+			act.diagnostics[i].URL = url
+		}
+	})
+	return act
+}
+
+// pass is a's view of the unit: the whole analysis.Pass API, facts
+// restricted to a's own fact types where the API says so.
+func (g *graph) pass(a *analysis.Analyzer, act *action, inputs map[*analysis.Analyzer]any) *analysis.Pass {
+	own := make(map[reflect.Type]bool, len(a.FactTypes))
+	for _, f := range a.FactTypes {
+		own[reflect.TypeOf(f)] = true
+	}
+	pass := &analysis.Pass{
+		Analyzer:     a,
+		Fset:         g.fset,
+		Files:        g.files,
+		OtherFiles:   g.cfg.NonGoFiles,
+		IgnoredFiles: g.cfg.IgnoredFiles,
+		Pkg:          g.pkg,
+		TypesInfo:    g.info,
+		TypesSizes:   g.sizes,
+		TypeErrors:   nil, // a unit that does not type-check is not analysed
+		ResultOf:     inputs,
+		Module:       g.module,
+		Report: func(d analysis.Diagnostic) {
+			if err := validateFixes(g.fset, a, d.SuggestedFixes); err != nil {
+				// The analyzer is wrong, not the code: keep the finding,
+				// drop its fixes, and say why (the exit code is non-zero
+				// anyway, as there is a diagnostic).
+				log.Println(err)
+				d.SuggestedFixes = nil
+			}
+			act.diagnostics = append(act.diagnostics, d)
+		},
+		ImportObjectFact:  g.facts.importObject,
+		ExportObjectFact:  g.facts.exportObject,
+		ImportPackageFact: g.facts.importPackage,
+		ExportPackageFact: g.facts.exportPackage,
+		AllObjectFacts:    func() []analysis.ObjectFact { return g.facts.allObject(own) },
+		AllPackageFacts:   func() []analysis.PackageFact { return g.facts.allPackage(own) },
+	}
+	pass.ReadFile = func(name string) ([]byte, error) {
+		if !readable(pass, name) {
+			return nil, fmt.Errorf("Pass.ReadFile: %s is not among OtherFiles, IgnoredFiles, or names of Files", name)
+		}
+		return os.ReadFile(name)
+	}
+	return pass
+}
+
+// readable is the ReadFile policy of analysis.Pass: the unit's own files.
+func readable(pass *analysis.Pass, name string) bool {
+	if slices.Contains(pass.OtherFiles, name) || slices.Contains(pass.IgnoredFiles, name) {
+		return true
+	}
+	for _, f := range pass.Files {
+		if pass.Fset.File(f.FileStart).Name() == name {
+			return true
+		}
+	}
+	return false
+}
