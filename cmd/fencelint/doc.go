@@ -49,13 +49,26 @@
 //	                 as MODULE@VERSION, else the VCS revision, time and
 //	                 "-dirty" the go command stamps in a git checkout, else
 //	                 "devel"
+//	-fencemap FORMAT print the fence map instead of findings: every lock,
+//	                 its token, the resources written under it with each
+//	                 write's verdict, resources two locks share, and the
+//	                 blind spots; FORMAT json, md, dot or mermaid
+//	                 (docs/fencemap.md); exit 0, or 2 when packages do not
+//	                 load
+//	-blindspots      print only the fence map's blind spots: calls inside
+//	                 lock scopes fencelint could not see into, with the
+//	                 directive that would teach it (md, or -fencemap=json)
 //	-fencelint_fence.allfuncs
-//	                 the shared engine's one flag, for measurements: build
+//	                 the shared engine's flag for measurements: build
 //	                 SSA for every function of a relevant package
+//	-fencelint_fence.fencemap
+//	                 the engine's flag behind -fencemap: record writes
+//	                 outside lock scopes and the calls it could not judge
+//	                 (set by -fencemap; no effect on findings)
 //
 // fencelint's analyzers define no flags of their own (there is no
 // -ANALYZER.flag); teach them your lock API with //fencelint: directives
-// (docs/directives.md), which every driver sees. The engine's flag exists
+// (docs/directives.md), which every driver sees. The engine's flags exist
 // only in the standalone CLI.
 //
 // Checks can also be chosen per directory in staticcheck.conf files
