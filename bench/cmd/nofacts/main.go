@@ -1,3 +1,5 @@
+//go:build fencelintbench
+
 // Command nofacts is the no-facts floor under go vet: unitchecker with one
 // analyzer that does nothing and declares no fact type.
 //
