@@ -8,8 +8,10 @@
 //
 // Run directly, fencelint is a staticcheck-style linter (built on
 // honnef.co/go/tools/lintcmd). Run by go vet as its -vettool, it speaks go
-// vet's protocol (golang.org/x/tools/go/analysis/unitchecker); it tells the
-// two apart by go vet's arguments (-flags, -V=full, or a *.cfg file last).
+// vet's protocol through its own driver (analyzer/internal/vetdriver: the
+// protocol of golang.org/x/tools/go/analysis/unitchecker, but a package
+// that cannot matter is neither parsed nor type-checked); it tells the two
+// apart by go vet's arguments (-flags, -V=full, or a *.cfg file last).
 //
 // # Flags of the standalone CLI
 //
@@ -118,7 +120,8 @@
 //
 // # Under go vet
 //
-// Analyzers are chosen with unitchecker's flags: -NAME runs only the named
+// Analyzers are chosen with unitchecker's flags (the driver keeps them
+// byte for byte): -NAME runs only the named
 // analyzers, -NAME=false leaves one out. There are no analyzer flags.
 //
 // go vet prints findings to stderr and exits 1; with -json it prints one
