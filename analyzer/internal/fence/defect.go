@@ -95,11 +95,16 @@ type Edit struct {
 	NewText  string
 }
 
-// sortDefects orders defects by file name and offset, like Model.Writes:
-// drivers parse files in parallel, so token.Pos order varies between runs.
+// sortDefects orders defects by file name and offset, like Model.Writes.
 func sortDefects(fset *token.FileSet, ds []*Defect) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := fset.Position(ds[i].Pos), fset.Position(ds[j].Pos)
+	sortByPosition(fset, ds, func(d *Defect) token.Pos { return d.Pos })
+}
+
+// sortByPosition orders xs by file name and offset, not token.Pos: drivers
+// parse files in parallel, so the Pos ranges files get vary between runs.
+func sortByPosition[T any](fset *token.FileSet, xs []T, pos func(T) token.Pos) {
+	sort.SliceStable(xs, func(i, j int) bool {
+		a, b := fset.Position(pos(xs[i])), fset.Position(pos(xs[j]))
 		if a.Filename != b.Filename {
 			return a.Filename < b.Filename
 		}

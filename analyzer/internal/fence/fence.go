@@ -8,7 +8,6 @@ import (
 	"maps"
 	"reflect"
 	"runtime/debug"
-	"sort"
 
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/rules"
@@ -71,16 +70,8 @@ func run(pass *analysis.Pass) (res any, err error) {
 			model.SSAFuncs = append(model.SSAFuncs, f.Name())
 		}
 	}
-	// Order by file name and offset, not token.Pos: drivers parse files in
-	// parallel, so the Pos ranges files get vary from run to run.
 	fset := pass.Fset
-	sort.SliceStable(model.Writes, func(i, j int) bool {
-		a, b := fset.Position(model.Writes[i].Pos), fset.Position(model.Writes[j].Pos)
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
+	sortByPosition(fset, model.Writes, func(w *Write) token.Pos { return w.Pos })
 	// The defect passes read the finished model; a panic in one costs its
 	// findings only (an Internal record), never the engine's result.
 	e.guardStep("weak tokens", e.weakDefects)

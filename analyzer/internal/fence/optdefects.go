@@ -907,7 +907,7 @@ func (c *optChecker) zeroTest(cond ast.Expr) (x ast.Expr, zeroInBody bool) {
 		case c.isZero(e.Y):
 			x, op = e.X, e.Op
 		case c.isZero(e.X):
-			x, op = e.Y, flip(e.Op)
+			x, op = e.Y, mirrorOp(e.Op)
 		default:
 			return nil, false
 		}
@@ -930,20 +930,6 @@ func (c *optChecker) zeroTest(cond ast.Expr) (x ast.Expr, zeroInBody bool) {
 		}
 	}
 	return nil, false
-}
-
-func flip(op token.Token) token.Token {
-	switch op {
-	case token.LEQ:
-		return token.GEQ
-	case token.GEQ:
-		return token.LEQ
-	case token.LSS:
-		return token.GTR
-	case token.GTR:
-		return token.LSS
-	}
-	return op
 }
 
 func (c *optChecker) isZero(e ast.Expr) bool {

@@ -838,17 +838,8 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 	if len(targs) == 0 {
 		return false
 	}
-	key := stripValue(targs[0])
-	if isLockKeyCall(key) {
-		return true
-	}
-	// m.leaderKey, set from e.Key() after the Campaign.
-	if u, ok := key.(*ssa.UnOp); ok && u.Op == token.MUL {
-		if fa, ok := u.X.(*ssa.FieldAddr); ok {
-			return e.isLockKeyField(fa)
-		}
-	}
-	return false
+	// e.Key(), m.Key(), or m.leaderKey set from e.Key() after the Campaign.
+	return e.isEtcdLockKey(targs[0])
 }
 
 // failsWithoutKey reports whether etcd's compare "0 op x" is false: a
