@@ -14,9 +14,9 @@ var EtcdConcurrency = Lib{
 	Name:  "etcd concurrency",
 	Paths: []string{etcdConc},
 	Acquires: []Acquire{
-		{Func: "(*" + etcdConc + ".Mutex).Lock", Success: ErrNil, Lock: "etcd mutex", KeyArg: -1, LockIsReceiver: true},
-		{Func: "(*" + etcdConc + ".Mutex).TryLock", Success: ErrNil, Lock: "etcd mutex", KeyArg: -1, LockIsReceiver: true},
-		{Func: "(*" + etcdConc + ".Election).Campaign", Success: ErrNil, Lock: "etcd election", KeyArg: -1, LockIsReceiver: true},
+		{Func: "(*" + etcdConc + ".Mutex).Lock", Success: ErrNil, Lock: "etcd mutex", KeyArg: -1, LockIsReceiver: true, Token: ".Header().Revision"},
+		{Func: "(*" + etcdConc + ".Mutex).TryLock", Success: ErrNil, Lock: "etcd mutex", KeyArg: -1, LockIsReceiver: true, Token: ".Header().Revision"},
+		{Func: "(*" + etcdConc + ".Election).Campaign", Success: ErrNil, Lock: "etcd election", KeyArg: -1, LockIsReceiver: true, Token: ".Rev()"},
 		// NewLocker returns a sync.Locker: its Lock panics on error and
 		// the interface exposes no revision, so there is no token.
 		{Func: etcdConc + ".NewLocker", Success: Returns, Lock: "etcd Locker", NoToken: true, KeyArg: -1, LockResult: true},
@@ -35,7 +35,8 @@ var EtcdConcurrency = Lib{
 		{Func: "(*" + etcdConc + ".Session).Lease", Desc: "the session's LeaseID", Weak: WeakLeaseID, Issuer: "etcd",
 			Why: "an etcd LeaseID is the member id plus a counter, not ordered across servers or restarts"},
 	},
-	LockTypes: []string{etcdConc + ".Mutex", etcdConc + ".Election"},
+	LockTypes:  []string{etcdConc + ".Mutex", etcdConc + ".Election"},
+	LockTokens: map[string]string{etcdConc + ".Mutex": ".Header().Revision", etcdConc + ".Election": ".Rev()"},
 }
 
 // EtcdKV is the etcd v3 client: unconditional Put/Delete, and Txn, whose If

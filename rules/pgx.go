@@ -25,6 +25,8 @@ func pgxLib(name, pgx, pgxpool string) Lib {
 			sqlWrites("(*"+pgxpool+".Tx)", 1, "Exec", "Query", "QueryRow"),
 			sqlWrites("(*"+pgx+".Batch)", 0, "Queue"),
 		),
+		TxTypes:      []string{pgx + ".Tx", pgx + ".Batch", pgxpool + ".Tx"},
+		SessionTypes: []string{pgx + ".Tx", pgx + ".Conn", pgxpool + ".Tx", pgxpool + ".Conn"},
 	}
 }
 

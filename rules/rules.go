@@ -48,6 +48,10 @@ type Acquire struct {
 	LockIsReceiver bool
 	// LockResult: the lock object is result 0 (redislock.Obtain).
 	LockResult bool
+	// Token is the accessor of the token on the lock object, for messages
+	// (".Header().Revision" names m.Header().Revision); "" when the
+	// message names none.
+	Token string
 }
 
 // Token describes a value that is a fencing token (or claims to be one).
@@ -141,6 +145,9 @@ type Write struct {
 	InputArg   int
 	KeyArg     int
 	VersionArg int
+	// CheckType is the "pkgpath.Type" key of the operation that makes a
+	// ZKMulti batch a compare-and-set (zk.CheckVersionRequest).
+	CheckType string
 }
 
 // Lib groups one library's knowledge.
@@ -155,6 +162,18 @@ type Lib struct {
 	// LockTypes are "pkgpath.Type" names of lock objects: a function taking
 	// one as a parameter runs under that lock.
 	LockTypes []string
+	// LockTokens maps a LockTypes key to the accessor of the token that
+	// lock object carries, for messages: ".Header().Revision". A lock type
+	// not listed hands out no token.
+	LockTokens map[string]string
+	// TxTypes are "pkgpath.Type" keys of transaction and batch types: the
+	// statements issued on one value commit or fail together.
+	TxTypes []string
+	// SessionTypes are "pkgpath.Type" keys of types that hold one database
+	// session (a transaction or a pinned connection), as opposed to a
+	// pool: a session-level lock taken on one covers the statements issued
+	// on the same value.
+	SessionTypes []string
 	// Callbacks are "pkgpath.Type.Field" func-typed fields whose function
 	// runs under the lock (client-go's OnStartedLeading).
 	Callbacks []string
@@ -178,6 +197,9 @@ var (
 	tokenByField  = map[string]*Token{}
 	writeByFunc   = map[funcKey]*Write{}
 	lockTypes     = map[string]bool{}
+	lockTokens    = map[string]string{}
+	txTypes       = map[string]bool{}
+	sessionTypes  = map[string]bool{}
 	callbacks     = map[string]bool{}
 	knownPaths    = map[string]bool{}
 )
@@ -210,6 +232,15 @@ func init() {
 		}
 		for _, t := range lib.LockTypes {
 			lockTypes[t] = true
+		}
+		for t, tok := range lib.LockTokens {
+			lockTokens[t] = tok
+		}
+		for _, t := range lib.TxTypes {
+			txTypes[t] = true
+		}
+		for _, t := range lib.SessionTypes {
+			sessionTypes[t] = true
 		}
 		for _, c := range lib.Callbacks {
 			callbacks[c] = true
@@ -326,14 +357,38 @@ func WriteOf(fn *types.Func) (*Write, bool) {
 	return w, ok
 }
 
-// IsLockType reports whether t (or *t) is a known lock object type.
-func IsLockType(t types.Type) bool {
+// TypeKey returns the "pkgpath.Type" key of t (or *t, through aliases),
+// "" when t is not a named type of a package.
+func TypeKey(t types.Type) string {
 	n := namedOf(t)
 	if n == nil || n.Obj().Pkg() == nil {
-		return false
+		return ""
 	}
-	return lockTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
 }
+
+// HasTypeKey reports whether t (or *t) is the named type key.
+func HasTypeKey(t types.Type, key string) bool {
+	return key != "" && TypeKey(t) == key
+}
+
+// IsLockType reports whether t (or *t) is a known lock object type.
+func IsLockType(t types.Type) bool { return lockTypes[TypeKey(t)] }
+
+// LockTypeToken returns the accessor of the token a lock object of type t
+// (or *t) carries, and whether it carries one.
+func LockTypeToken(t types.Type) (string, bool) {
+	tok, ok := lockTokens[TypeKey(t)]
+	return tok, ok
+}
+
+// IsTxType reports whether t (or *t) is a transaction or batch type
+// (TxTypes).
+func IsTxType(t types.Type) bool { return txTypes[TypeKey(t)] }
+
+// IsSessionType reports whether t (or *t) holds one database session
+// (SessionTypes).
+func IsSessionType(t types.Type) bool { return sessionTypes[TypeKey(t)] }
 
 // IsCallbackField reports whether f of owner is a func field run under a lock.
 func IsCallbackField(owner types.Type, f *types.Var) bool {

@@ -17,6 +17,8 @@ var DatabaseSQL = Lib{
 		stmtWrites("(*"+dbsql+".Stmt)", 0, "Exec", "Query", "QueryRow"),
 		stmtWrites("(*"+dbsql+".Stmt)", 1, "ExecContext", "QueryContext", "QueryRowContext"),
 	),
+	TxTypes:      []string{dbsql + ".Tx"},
+	SessionTypes: []string{dbsql + ".Tx", dbsql + ".Conn"},
 }
 
 // Prepares are the calls whose SQL a *sql.Stmt or pgx prepared name carries.

@@ -20,4 +20,6 @@ var Sqlx = Lib{
 			{Func: sqlx + ".MustExecContext", Kind: SQLWrite, Store: "SQL", QueryArg: 2, ArgsFrom: 3, KeyArg: -1},
 		},
 	),
+	TxTypes:      []string{sqlx + ".Tx"},
+	SessionTypes: []string{sqlx + ".Tx"},
 }

@@ -29,7 +29,7 @@ func zooKeeper(name, zk string, lockWithData bool) Lib {
 			{Func: "(*" + zk + ".Conn).Set", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 2},
 			{Func: "(*" + zk + ".Conn).Delete", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 1},
 			{Func: "(*" + zk + ".Conn).Create", Kind: KVBlind, Store: "ZooKeeper", KeyArg: 0},
-			{Func: "(*" + zk + ".Conn).Multi", Kind: ZKMulti, Store: "ZooKeeper", KeyArg: -1},
+			{Func: "(*" + zk + ".Conn).Multi", Kind: ZKMulti, Store: "ZooKeeper", KeyArg: -1, CheckType: zk + ".CheckVersionRequest"},
 		},
 		LockTypes: []string{zk + ".Lock"},
 	}

@@ -3,7 +3,6 @@ package appcheck
 import (
 	"fmt"
 
-	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"golang.org/x/tools/go/analysis"
@@ -56,7 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	ig := directive.CollectIgnores(pass)
+	ig := model.Ignores.For() // parsed once by the engine; the used-marks are this analyzer's
 	// One defect per check: the engine put every write it guards, the
 	// read behind it and the lock scope in Related.
 	for _, d := range model.Defects {

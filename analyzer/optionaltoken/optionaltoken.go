@@ -3,7 +3,6 @@ package optionaltoken
 import (
 	"fmt"
 
-	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"golang.org/x/tools/go/analysis"
@@ -55,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	ig := directive.CollectIgnores(pass)
+	ig := model.Ignores.For() // parsed once by the engine; the used-marks are this analyzer's
 	for _, d := range model.Defects {
 		if (d.Kind != fence.DefectOptionalToken && d.Kind != fence.DefectZeroFallback) || d.Token == nil {
 			continue

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"golang.org/x/tools/go/analysis"
@@ -62,7 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	ig := directive.CollectIgnores(pass)
+	ig := model.Ignores.For() // parsed once by the engine; the used-marks are this analyzer's
 	// The engine's own failures are reported here, once: unfencedwrite is
 	// the analyzer every configuration runs (docs/unfencedwrite.md).
 	for _, in := range model.Internal {

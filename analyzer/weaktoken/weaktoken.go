@@ -3,7 +3,6 @@ package weaktoken
 import (
 	"fmt"
 
-	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
 	"golang.org/x/tools/go/analysis"
@@ -60,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !model.Relevant {
 		return nil, nil // fast path: nothing lock-related in reach
 	}
-	ig := directive.CollectIgnores(pass)
+	ig := model.Ignores.For() // parsed once by the engine; the used-marks are this analyzer's
 	// The engine found every weak source, one defect each: the token a
 	// write's condition compares, a lease's token field, an acquire's
 	// token result (Detail names the use).

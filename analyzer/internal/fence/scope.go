@@ -260,15 +260,11 @@ func lockTypeName(t types.Type) string {
 	return t.String()
 }
 
-// lockTypeToken: etcd's Mutex and Election carry revisions; the other lock
-// objects fencelint knows hand out none.
+// lockTypeToken: a lock type with rules' LockTokens (etcd's Mutex and
+// Election carry revisions) names its token; the others hand out none.
 func lockTypeToken(t types.Type, name string) (noToken bool, token string) {
-	s := t.String()
-	switch {
-	case strings.HasSuffix(s, "concurrency.Mutex"):
-		return false, name + ".Header().Revision"
-	case strings.HasSuffix(s, "concurrency.Election"):
-		return false, name + ".Rev()"
+	if tok, ok := rules.LockTypeToken(t); ok {
+		return false, name + tok
 	}
 	return true, ""
 }
@@ -828,10 +824,8 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 		}
 	}
 	switch {
-	case ai.libRule != nil && strings.HasSuffix(ai.libRule.Func, "Mutex).Lock"), ai.libRule != nil && strings.HasSuffix(ai.libRule.Func, "Mutex).TryLock"):
-		return recv + ".Header().Revision"
-	case ai.libRule != nil && strings.HasSuffix(ai.libRule.Func, "Election).Campaign"):
-		return recv + ".Rev()"
+	case ai.libRule != nil && ai.libRule.Token != "":
+		return recv + ai.libRule.Token
 	case ai.leaseT != nil:
 		if info, ok := rules.LeaseOf(ai.leaseT); ok && info.Token != nil {
 			return "the lease's " + info.Token.Name()

@@ -108,10 +108,7 @@ func sqlUnit(cc *ssa.CallCommon, w *rules.Write) ssa.Value {
 	if r == nil {
 		return nil
 	}
-	s := r.Type().String()
-	if strings.HasSuffix(s, "database/sql.Tx") || strings.HasSuffix(s, "pgx/v5.Tx") || strings.HasSuffix(s, "pgx/v5.Batch") ||
-		strings.HasSuffix(s, "pgx/v4.Tx") || strings.HasSuffix(s, "pgx/v4.Batch") || strings.HasSuffix(s, "pgxpool.Tx") ||
-		strings.HasSuffix(s, "jmoiron/sqlx.Tx") {
+	if rules.IsTxType(r.Type()) {
 		return r
 	}
 	return nil
@@ -124,11 +121,8 @@ func sqlSession(cc *ssa.CallCommon) ssa.Value {
 	if r == nil {
 		return nil
 	}
-	s := r.Type().String()
-	for _, t := range []string{"database/sql.Tx", "database/sql.Conn", "pgx/v5.Tx", "pgx/v5.Conn", "pgx/v4.Tx", "pgx/v4.Conn", "pgxpool.Tx", "pgxpool.Conn", "jmoiron/sqlx.Tx"} {
-		if strings.HasSuffix(s, t) {
-			return stripValue(r)
-		}
+	if rules.IsSessionType(r.Type()) {
+		return stripValue(r)
 	}
 	return nil
 }

@@ -120,7 +120,7 @@ func isExpressionCondition(v ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(c.Common())
-	return fn != nil && fn.Pkg() != nil && strings.HasSuffix(fn.Pkg().Path(), "feature/dynamodb/expression")
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == expressionPkg
 }
 
 // evalDynamoTransact: the transaction is one unit, fenced when one of its

@@ -372,7 +372,7 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 		if len(ps) > 0 {
 			if ops, ok := unpackVariadic(ps[len(ps)-1]); ok {
 				for _, op := range ops {
-					if op != nil && strings.HasSuffix(op.Type().String(), "zk.CheckVersionRequest") {
+					if op != nil && rules.HasTypeKey(op.Type(), w.CheckType) {
 						ev.verdict = Fenced
 						return ev
 					}
