@@ -16,7 +16,7 @@
 #   5. go test ./... with all of the above required (unit, analysistest,
 #      stub-vs-real-module, PostgreSQL proof, determinism, std soak, go vet
 #      and CLI end-to-end, golangci-lint and pre-commit integration);
-#   6. the analyzers again under the race detector (TestParallelDriver
+#   6. the analyzers again under the race detector, -short (TestParallelDriver
 #      runs all six concurrently through the x/tools checker);
 #   7. the etcd and Redis proofs, a module of their own
 #      (analyzer/internal/storeproof: embedded etcd, redis-server), with
@@ -77,8 +77,12 @@ export FENCELINT_GCL="$FENCELINT_GCL_DIR/custom-gcl"
 step "go test ./... (unit, analysistest, e2e through the CLI, go vet, golangci-lint, pre-commit)" "15-30 min cold: the e2e tests compile etcd, gRPC and the AWS SDK; 5 min warm"
 go test ./...
 
-step "go test -race ./analyzer/... (drivers run a package's analyzers concurrently)" "5-10 min"
-go test -race ./analyzer/...
+# -short: the go vet driver's end-to-end tests (every go vet run of
+# testdata, example/ and gen10k with a race-built vettool) took over 30
+# minutes under the race detector; they ran without it in the step above.
+# TestParallelDriver, the analyzers' concurrency test, is not short-gated.
+step "go test -race -short ./analyzer/... (drivers run a package's analyzers concurrently)" "5-10 min"
+go test -race -short ./analyzer/...
 
 step "etcd and Redis proofs (module analyzer/internal/storeproof; go test ./... does not enter it)" "1 min warm; +2 min to build etcd's server cold"
 proof_log=$(mktemp)
