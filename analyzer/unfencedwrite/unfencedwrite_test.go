@@ -82,3 +82,9 @@ func TestDirectiveLockMessages(t *testing.T) {
 func TestGuards(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/guards")
 }
+
+// TestLuaRecord: a script that never records the fence it compares is
+// unfenced (found by the Redis proof).
+func TestLuaRecord(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/luarecord")
+}

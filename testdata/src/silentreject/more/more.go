@@ -146,7 +146,7 @@ func scriptErrorReplyGood(ctx context.Context, rdb *redis.Client, lease Lease, v
 }
 
 func evalErrOnlyBad(ctx context.Context, rdb *redis.Client, lease Lease, v string) error {
-	return rdb.Eval(ctx, "if tonumber(ARGV[2]) <= tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end redis.call('SET', KEYS[1], ARGV[1]) return 1", []string{"data", "data:fence"}, v, lease.Token).Err() // want `fenced write via rdb.Eval never compares the script's reply`
+	return rdb.Eval(ctx, "if tonumber(ARGV[2]) <= tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end redis.call('SET', KEYS[1], ARGV[1]) redis.call('SET', KEYS[2], ARGV[2]) return 1", []string{"data", "data:fence"}, v, lease.Token).Err() // want `fenced write via rdb.Eval never compares the script's reply`
 }
 
 // ---- DynamoDB's rejection told apart by its smithy error code ----
