@@ -137,6 +137,10 @@ func dumpWrite(w *fence.Write, pos func(token.Pos) string) string {
 	if w.Omitted {
 		kv = append(kv, "omitted", "true")
 	}
+	if o := w.Outcome; o.Kind != fence.OutcomeNone {
+		// How a rejection is observed and what the code does with it.
+		kv = append(kv, "outcome", o.Kind.String()+"/"+o.Handling.String(), "rejection", o.Rejection)
+	}
 	kv = append(kv, "detail", w.Detail)
 	return pairs(kv...)
 }
