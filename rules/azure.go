@@ -15,16 +15,20 @@ var AzureBlob = Lib{
 	Name:  "Azure Blob",
 	Paths: []string{azblob, blockblob, azureBlob},
 	Writes: []Write{
-		{Func: "(*" + blockblob + ".Client).Upload", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1},
-		{Func: "(*" + blockblob + ".Client).UploadBuffer", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1},
-		{Func: "(*" + blockblob + ".Client).UploadStream", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1},
-		{Func: "(*" + blockblob + ".Client).CommitBlockList", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1},
-		{Func: "(*" + azureBlob + ".Client).Delete", Kind: AzureWrite, Store: "Azure Blob", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + azblob + ".Client).UploadBuffer", Kind: AzureWrite, Store: "Azure Blob", InputArg: 4, KeyArg: 2},
-		{Func: "(*" + azblob + ".Client).UploadStream", Kind: AzureWrite, Store: "Azure Blob", InputArg: 4, KeyArg: 2},
-		{Func: "(*" + azblob + ".Client).DeleteBlob", Kind: AzureWrite, Store: "Azure Blob", InputArg: 3, KeyArg: 2},
+		{Func: "(*" + blockblob + ".Client).Upload", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1, Outcome: azureOutcome},
+		{Func: "(*" + blockblob + ".Client).UploadBuffer", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1, Outcome: azureOutcome},
+		{Func: "(*" + blockblob + ".Client).UploadStream", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1, Outcome: azureOutcome},
+		{Func: "(*" + blockblob + ".Client).CommitBlockList", Kind: AzureWrite, Store: "Azure Blob", InputArg: 2, KeyArg: -1, Outcome: azureOutcome},
+		{Func: "(*" + azureBlob + ".Client).Delete", Kind: AzureWrite, Store: "Azure Blob", InputArg: 1, KeyArg: -1, Outcome: azureOutcome},
+		{Func: "(*" + azblob + ".Client).UploadBuffer", Kind: AzureWrite, Store: "Azure Blob", InputArg: 4, KeyArg: 2, Outcome: azureOutcome},
+		{Func: "(*" + azblob + ".Client).UploadStream", Kind: AzureWrite, Store: "Azure Blob", InputArg: 4, KeyArg: 2, Outcome: azureOutcome},
+		{Func: "(*" + azblob + ".Client).DeleteBlob", Kind: AzureWrite, Store: "Azure Blob", InputArg: 3, KeyArg: 2, Outcome: azureOutcome},
 	},
 }
+
+// azureOutcome: a failed AccessConditions precondition is an HTTP 412
+// error, ConditionNotMet.
+var azureOutcome = Outcome{Kind: RejectError, Name: "a 412 ConditionNotMet"}
 
 // AzureConditions are the AccessConditions fields that make a write
 // conditional, by the struct that holds them.

@@ -17,18 +17,22 @@ var Consul = Lib{
 		{Field: consul + ".KVPair.CreateIndex", Desc: "the key's CreateIndex"},
 	},
 	Writes: []Write{
-		{Func: "(*" + consul + ".KV).Put", Kind: KVBlind, Store: "consul KV", KeyArg: -1},
-		{Func: "(*" + consul + ".KV).Delete", Kind: KVBlind, Store: "consul KV", KeyArg: 0},
-		{Func: "(*" + consul + ".KV).DeleteTree", Kind: KVBlind, Store: "consul KV", KeyArg: 0},
-		{Func: "(*" + consul + ".KV).CAS", Kind: Conditional, Store: "consul KV", KeyArg: -1},
-		{Func: "(*" + consul + ".KV).DeleteCAS", Kind: Conditional, Store: "consul KV", KeyArg: -1},
-		{Func: "(*" + consul + ".KV).Acquire", Kind: Conditional, Store: "consul KV", KeyArg: -1},
-		{Func: "(*" + consul + ".KV).Txn", Kind: ConsulTxn, Store: "consul KV", InputArg: 0, KeyArg: -1},
+		{Func: "(*" + consul + ".KV).Put", Kind: KVBlind, Store: "consul KV", KeyArg: -1, Outcome: NoOutcome},
+		{Func: "(*" + consul + ".KV).Delete", Kind: KVBlind, Store: "consul KV", KeyArg: 0, Outcome: NoOutcome},
+		{Func: "(*" + consul + ".KV).DeleteTree", Kind: KVBlind, Store: "consul KV", KeyArg: 0, Outcome: NoOutcome},
+		{Func: "(*" + consul + ".KV).CAS", Kind: Conditional, Store: "consul KV", KeyArg: -1, Outcome: consulOK},
+		{Func: "(*" + consul + ".KV).DeleteCAS", Kind: Conditional, Store: "consul KV", KeyArg: -1, Outcome: consulOK},
+		{Func: "(*" + consul + ".KV).Acquire", Kind: Conditional, Store: "consul KV", KeyArg: -1, Outcome: consulOK},
+		{Func: "(*" + consul + ".KV).Txn", Kind: ConsulTxn, Store: "consul KV", InputArg: 0, KeyArg: -1, Outcome: consulOK},
 		// The general transaction API: KV, node, service and check operations.
-		{Func: "(*" + consul + ".Txn).Txn", Kind: ConsulTxn, Store: "consul", InputArg: 0, KeyArg: -1},
+		{Func: "(*" + consul + ".Txn).Txn", Kind: ConsulTxn, Store: "consul", InputArg: 0, KeyArg: -1, Outcome: consulOK},
 	},
 	LockTypes: []string{consul + ".Lock"},
 }
+
+// consulOK: consul reports a failed CAS, Acquire or transaction check as
+// ok == false with a nil error.
+var consulOK = Outcome{Kind: RejectFlag, Name: "ok == false"}
 
 // ConsulCheckVerbs are the transaction verbs that make a consul Txn
 // conditional on state the store checks (KV, node, service and check

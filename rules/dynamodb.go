@@ -13,13 +13,20 @@ var DynamoDB = Lib{
 	Name:  "DynamoDB",
 	Paths: []string{dynamodb, expression},
 	Writes: []Write{
-		{Func: "(*" + dynamodb + ".Client).PutItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + dynamodb + ".Client).UpdateItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + dynamodb + ".Client).DeleteItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + dynamodb + ".Client).TransactWriteItems", Kind: DynamoTransact, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + dynamodb + ".Client).BatchWriteItem", Kind: DynamoTransact, Store: "DynamoDB", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + dynamodb + ".Client).PutItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1, Outcome: dynamoOutcome},
+		{Func: "(*" + dynamodb + ".Client).UpdateItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1, Outcome: dynamoOutcome},
+		{Func: "(*" + dynamodb + ".Client).DeleteItem", Kind: DynamoWrite, Store: "DynamoDB", InputArg: 1, KeyArg: -1, Outcome: dynamoOutcome},
+		{Func: "(*" + dynamodb + ".Client).TransactWriteItems", Kind: DynamoTransact, Store: "DynamoDB", InputArg: 1, KeyArg: -1, Outcome: dynamoOutcome},
+		{Func: "(*" + dynamodb + ".Client).BatchWriteItem", Kind: DynamoTransact, Store: "DynamoDB", InputArg: 1, KeyArg: -1, Outcome: dynamoOutcome},
 	},
 }
+
+// dynamoOutcome: a failed ConditionExpression is an error,
+// ConditionalCheckFailedException (TransactionCanceledException for a
+// transaction one of whose conditions failed).
+var dynamoOutcome = Outcome{Kind: RejectError, Name: "ConditionalCheckFailedException",
+	ErrTypes: []string{ddbTypes + ".ConditionalCheckFailedException", ddbTypes + ".TransactionCanceledException"},
+	ErrCode:  &ErrCode{Type: smithyAPIError, Method: "ErrorCode", Codes: []string{"ConditionalCheckFailedException", "TransactionCanceledException"}}}
 
 // DynamoInputs are the input struct types whose fields hold a condition.
 var DynamoInputs = map[string]bool{

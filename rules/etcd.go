@@ -45,9 +45,10 @@ var EtcdKV = Lib{
 	Name:  "etcd client",
 	Paths: []string{etcdV3},
 	Writes: []Write{
-		{Func: "(" + etcdV3 + ".KV).Put", Kind: KVBlind, Store: "etcd", KeyArg: 1},
-		{Func: "(" + etcdV3 + ".KV).Delete", Kind: KVBlind, Store: "etcd", KeyArg: 1},
-		{Func: "(" + etcdV3 + ".Txn).Commit", Kind: EtcdTxnCommit, Store: "etcd", KeyArg: -1},
+		{Func: "(" + etcdV3 + ".KV).Put", Kind: KVBlind, Store: "etcd", KeyArg: 1, Outcome: NoOutcome},
+		{Func: "(" + etcdV3 + ".KV).Delete", Kind: KVBlind, Store: "etcd", KeyArg: 1, Outcome: NoOutcome},
+		{Func: "(" + etcdV3 + ".Txn).Commit", Kind: EtcdTxnCommit, Store: "etcd", KeyArg: -1,
+			Outcome: Outcome{Kind: RejectFlagField, Name: "Succeeded == false", Field: "Succeeded"}},
 	},
 	Tokens: []Token{
 		{Field: etcdPB + ".ResponseHeader.Revision", Desc: "the response header's Revision"},

@@ -12,14 +12,21 @@ var GCS = Lib{
 	Name:  "GCS",
 	Paths: []string{gcs},
 	Writes: []Write{
-		{Func: "(*" + gcs + ".ObjectHandle).NewWriter", Kind: GCSWrite, Store: "GCS", KeyArg: -1},
-		{Func: "(*" + gcs + ".ObjectHandle).Update", Kind: GCSWrite, Store: "GCS", KeyArg: -1},
-		{Func: "(*" + gcs + ".ObjectHandle).Delete", Kind: GCSWrite, Store: "GCS", KeyArg: -1},
-		{Func: "(*" + gcs + ".Copier).Run", Kind: GCSWrite, Store: "GCS", KeyArg: -1},
-		{Func: "(*" + gcs + ".Composer).Run", Kind: GCSWrite, Store: "GCS", KeyArg: -1},
+		{Func: "(*" + gcs + ".ObjectHandle).NewWriter", Kind: GCSWrite, Store: "GCS", KeyArg: -1, Outcome: gcsCloseOutcome},
+		{Func: "(*" + gcs + ".ObjectHandle).Update", Kind: GCSWrite, Store: "GCS", KeyArg: -1, Outcome: gcsOutcome},
+		{Func: "(*" + gcs + ".ObjectHandle).Delete", Kind: GCSWrite, Store: "GCS", KeyArg: -1, Outcome: gcsOutcome},
+		{Func: "(*" + gcs + ".Copier).Run", Kind: GCSWrite, Store: "GCS", KeyArg: -1, Outcome: gcsOutcome},
+		{Func: "(*" + gcs + ".Composer).Run", Kind: GCSWrite, Store: "GCS", KeyArg: -1, Outcome: gcsOutcome},
 	},
 	Reads: methods("(*"+gcs+".ObjectHandle)", "NewReader", "NewRangeReader", "Attrs"),
 }
+
+// gcsOutcome: a failed precondition is an HTTP 412 error; an upload
+// reports it from the Writer's Close.
+var (
+	gcsOutcome      = Outcome{Kind: RejectError, Name: "a 412 precondition failure"}
+	gcsCloseOutcome = Outcome{Kind: RejectCloseError, Name: "a 412 precondition failure", Method: "Close"}
+)
 
 // GCSPreconditions are the Conditions fields that make a GCS write
 // conditional when set to a value other than zero (false).

@@ -12,17 +12,21 @@ var Gorm = Lib{
 	Name:  "gorm",
 	Paths: []string{gormPkg},
 	Writes: []Write{
-		{Func: "(*" + gormPkg + ".DB).Update", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: 1},
-		{Func: "(*" + gormPkg + ".DB).UpdateColumn", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: 1},
-		{Func: "(*" + gormPkg + ".DB).Updates", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: -1},
-		{Func: "(*" + gormPkg + ".DB).UpdateColumns", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: -1},
-		{Func: "(*" + gormPkg + ".DB).Delete", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: -1},
-		{Func: "(*" + gormPkg + ".DB).Save", Kind: GormSave, Store: "gorm", KeyArg: -1},
-		{Func: "(*" + gormPkg + ".DB).Create", Kind: GormCreate, Store: "gorm", KeyArg: -1},
-		{Func: "(*" + gormPkg + ".DB).Exec", Kind: SQLWrite, Store: "gorm", QueryArg: 0, ArgsFrom: 1, KeyArg: -1},
+		{Func: "(*" + gormPkg + ".DB).Update", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: 1, Outcome: gormRows},
+		{Func: "(*" + gormPkg + ".DB).UpdateColumn", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: 1, Outcome: gormRows},
+		{Func: "(*" + gormPkg + ".DB).Updates", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: -1, Outcome: gormRows},
+		{Func: "(*" + gormPkg + ".DB).UpdateColumns", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: -1, Outcome: gormRows},
+		{Func: "(*" + gormPkg + ".DB).Delete", Kind: GormChain, Store: "gorm", KeyArg: -1, InputArg: -1, Outcome: gormRows},
+		{Func: "(*" + gormPkg + ".DB).Save", Kind: GormSave, Store: "gorm", KeyArg: -1, Outcome: NoOutcome},
+		{Func: "(*" + gormPkg + ".DB).Create", Kind: GormCreate, Store: "gorm", KeyArg: -1, Outcome: NoOutcome},
+		{Func: "(*" + gormPkg + ".DB).Exec", Kind: SQLWrite, Store: "gorm", QueryArg: 0, ArgsFrom: 1, KeyArg: -1, Outcome: gormRows},
 	},
 	Reads: methods("(*"+gormPkg+".DB)", "First", "Find", "Take", "Last", "Scan", "Raw", "Count", "Pluck"),
 }
+
+// gormRows: gorm reports a write its WHERE rejected as success with the
+// returned *DB's RowsAffected == 0, not as an error.
+var gormRows = Outcome{Kind: RejectRowsField, Name: "0 rows", Field: "RowsAffected"}
 
 // GormConditions are the chain methods whose fragments form the WHERE.
 var GormConditions = map[string]bool{"Where": true, "Or": true, "Not": true}

@@ -51,7 +51,7 @@ func redisKey(fn *types.Func) (funcKey, bool) {
 func redisCmds(kind WriteKind, names ...string) []Write {
 	out := make([]Write, len(names))
 	for i, n := range names {
-		out[i] = Write{Func: redisCmd + n, Kind: kind, Store: "Redis", KeyArg: 1}
+		out[i] = Write{Func: redisCmd + n, Kind: kind, Store: "Redis", KeyArg: 1, Outcome: NoOutcome}
 	}
 	return out
 }
@@ -83,22 +83,26 @@ var GoRedis = Lib{
 		"Expire", "PExpire"),
 		// MSet and MSetNX take key-value pairs, XAdd an *XAddArgs: no
 		// key argument.
-		Write{Func: redisCmd + "MSet", Kind: KVBlind, Store: "Redis", KeyArg: -1},
-		Write{Func: redisCmd + "MSetNX", Kind: KVBlind, Store: "Redis", KeyArg: -1},
-		Write{Func: redisCmd + "XAdd", Kind: KVBlind, Store: "Redis", KeyArg: -1},
-		Write{Func: redisCmd + "Eval", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1},
-		Write{Func: redisCmd + "EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1},
-		Write{Func: redisCmd + "FCall", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: redisCmd + "MSet", Kind: KVBlind, Store: "Redis", KeyArg: -1, Outcome: NoOutcome},
+		Write{Func: redisCmd + "MSetNX", Kind: KVBlind, Store: "Redis", KeyArg: -1, Outcome: NoOutcome},
+		Write{Func: redisCmd + "XAdd", Kind: KVBlind, Store: "Redis", KeyArg: -1, Outcome: NoOutcome},
+		Write{Func: redisCmd + "Eval", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
+		Write{Func: redisCmd + "EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
+		Write{Func: redisCmd + "FCall", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
 	),
-		Write{Func: "(*" + goRedis + ".Script).Run", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
-		Write{Func: "(*" + goRedis + ".Script).Eval", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
-		Write{Func: "(*" + goRedis + ".Script).EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
-		Write{Func: "(*" + goRedisV8 + ".Script).Run", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
-		Write{Func: "(*" + goRedisV8 + ".Script).Eval", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
-		Write{Func: "(*" + goRedisV8 + ".Script).EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1},
+		Write{Func: "(*" + goRedis + ".Script).Run", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
+		Write{Func: "(*" + goRedis + ".Script).Eval", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
+		Write{Func: "(*" + goRedis + ".Script).EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
+		Write{Func: "(*" + goRedisV8 + ".Script).Run", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
+		Write{Func: "(*" + goRedisV8 + ".Script).Eval", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
+		Write{Func: "(*" + goRedisV8 + ".Script).EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
 	),
 	Reads: []string{redisCmd + "Get", redisCmd + "HGet", redisCmd + "Exists"},
 }
+
+// scriptOutcome: a fencing script's reply says whether it wrote; Err()
+// sees only a rejection raised as an error or a nil reply.
+var scriptOutcome = Outcome{Kind: RejectReply, Name: "a rejecting reply", Method: "Err", Values: []string{"Int", "Int64", "Uint64"}}
 
 // Redsync is Redlock. Its Value() is 16 random bytes and Until() a local
 // clock reading: the lock opens a scope but offers no token.

@@ -135,6 +135,55 @@ const (
 	AzureWrite
 )
 
+// WriteKinds is every WriteKind, for the contract tests: each must have a
+// reader in the engine and a Mechanism.
+var WriteKinds = []WriteKind{
+	SQLWrite, SQLStmtWrite, DynamoWrite, DynamoTransact, S3Write, KVBlind, EtcdTxnCommit,
+	RedisScript, ZKVersioned, ZKMulti, Conditional, ConsulTxn, GormChain, GormSave, GormCreate,
+	GCSWrite, AzureWrite,
+}
+
+// Mechanism is the family of a WriteKind: where the store takes the
+// condition it evaluates.
+type Mechanism int
+
+const (
+	_ Mechanism = iota
+	// MechText: statement or script text and its bound arguments (SQL,
+	// a Redis script).
+	MechText
+	// MechInput: an input or options struct's condition fields and their
+	// values (DynamoDB ConditionExpression, S3 IfMatch, Azure
+	// AccessConditions, consul Txn verbs).
+	MechInput
+	// MechHandle: preconditions carried by the handle or builder the call
+	// is made on (an etcd Txn's If, a GCS object handle's If, a gorm
+	// chain's Where).
+	MechHandle
+	// MechVersion: a compare-and-set on a version or index the store
+	// keeps (ZooKeeper's version, a Multi's check, consul CAS).
+	MechVersion
+	// MechBlind: unconditional by construction.
+	MechBlind
+)
+
+// Mechanism returns the family of k; 0 for an unknown kind.
+func (k WriteKind) Mechanism() Mechanism {
+	switch k {
+	case SQLWrite, SQLStmtWrite, RedisScript:
+		return MechText
+	case DynamoWrite, DynamoTransact, S3Write, ConsulTxn, AzureWrite:
+		return MechInput
+	case EtcdTxnCommit, GCSWrite, GormChain:
+		return MechHandle
+	case ZKVersioned, ZKMulti, Conditional:
+		return MechVersion
+	case KVBlind, GormSave, GormCreate:
+		return MechBlind
+	}
+	return 0
+}
+
 // Write describes one storage write call.
 type Write struct {
 	Func       string
@@ -148,6 +197,9 @@ type Write struct {
 	// CheckType is the "pkgpath.Type" key of the operation that makes a
 	// ZKMulti batch a compare-and-set (zk.CheckVersionRequest).
 	CheckType string
+	// Outcome is how the store reports that the write's condition
+	// rejected it (outcome.go); every Write declares one.
+	Outcome Outcome
 }
 
 // Lib groups one library's knowledge.

@@ -8,12 +8,17 @@ var S3 = Lib{
 	Name:  "S3",
 	Paths: []string{s3},
 	Writes: []Write{
-		{Func: "(*" + s3 + ".Client).PutObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + s3 + ".Client).CopyObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + s3 + ".Client).DeleteObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
-		{Func: "(*" + s3 + ".Client).CompleteMultipartUpload", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1},
+		{Func: "(*" + s3 + ".Client).PutObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1, Outcome: s3Outcome},
+		{Func: "(*" + s3 + ".Client).CopyObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1, Outcome: s3Outcome},
+		{Func: "(*" + s3 + ".Client).DeleteObject", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1, Outcome: s3Outcome},
+		{Func: "(*" + s3 + ".Client).CompleteMultipartUpload", Kind: S3Write, Store: "S3", InputArg: 1, KeyArg: -1, Outcome: s3Outcome},
 	},
 }
+
+// s3Outcome: a failed IfMatch or IfNoneMatch is an error whose code is
+// PreconditionFailed.
+var s3Outcome = Outcome{Kind: RejectError, Name: "PreconditionFailed",
+	ErrCode: &ErrCode{Type: smithyAPIError, Method: "ErrorCode", Codes: []string{"PreconditionFailed"}}}
 
 // S3Preconditions are the input fields that make an S3 write conditional.
 var S3Preconditions = []string{"IfMatch", "IfNoneMatch"}

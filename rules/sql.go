@@ -1,5 +1,7 @@
 package rules
 
+import "strings"
+
 const dbsql = "database/sql"
 
 // DatabaseSQL is database/sql. Exec/Query* carry constant SQL whose own
@@ -40,7 +42,7 @@ var TxStmts = map[string]int{
 func sqlWrites(recv string, queryArg int, names ...string) []Write {
 	out := make([]Write, len(names))
 	for i, n := range names {
-		out[i] = Write{Func: recv + "." + n, Kind: SQLWrite, Store: "SQL", QueryArg: queryArg, ArgsFrom: queryArg + 1, KeyArg: -1}
+		out[i] = Write{Func: recv + "." + n, Kind: SQLWrite, Store: "SQL", QueryArg: queryArg, ArgsFrom: queryArg + 1, KeyArg: -1, Outcome: sqlOutcome(n)}
 	}
 	return out
 }
@@ -48,9 +50,23 @@ func sqlWrites(recv string, queryArg int, names ...string) []Write {
 func stmtWrites(recv string, argsFrom int, names ...string) []Write {
 	out := make([]Write, len(names))
 	for i, n := range names {
-		out[i] = Write{Func: recv + "." + n, Kind: SQLStmtWrite, Store: "SQL", QueryArg: -1, ArgsFrom: argsFrom, KeyArg: -1}
+		out[i] = Write{Func: recv + "." + n, Kind: SQLStmtWrite, Store: "SQL", QueryArg: -1, ArgsFrom: argsFrom, KeyArg: -1, Outcome: sqlOutcome(n)}
 	}
 	return out
+}
+
+// sqlOutcome is the outcome of a SQL method by what it returns: Exec and
+// its variants a result whose RowsAffected() is 0 on a rejection,
+// QueryRow a row whose Scan says ErrNoRows (when the statement has
+// RETURNING), Query rows and a batch's Queue are not followed.
+func sqlOutcome(method string) Outcome {
+	switch {
+	case strings.HasPrefix(method, "Exec"):
+		return rowsAffected
+	case strings.HasPrefix(method, "QueryRow"):
+		return noRow
+	}
+	return unmodelled
 }
 
 func concatWrites(lists ...[]Write) []Write {

@@ -16,6 +16,8 @@ func zooKeeper(name, zk string, lockWithData bool) Lib {
 	if lockWithData {
 		acquires = append(acquires, Acquire{Func: "(*" + zk + ".Lock).LockWithData", Success: ErrNil, Lock: "ZooKeeper lock", NoToken: true, KeyArg: -1, LockIsReceiver: true})
 	}
+	// A version that no longer matches is zk.ErrBadVersion.
+	badVersion := Outcome{Kind: RejectError, Name: "zk.ErrBadVersion", Sentinels: []string{zk + ".ErrBadVersion"}}
 	return Lib{
 		Name:     name,
 		Paths:    []string{zk},
@@ -26,10 +28,10 @@ func zooKeeper(name, zk string, lockWithData bool) Lib {
 			{Field: zk + ".Stat.Mzxid", Desc: "the znode's Mzxid"},
 		},
 		Writes: []Write{
-			{Func: "(*" + zk + ".Conn).Set", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 2},
-			{Func: "(*" + zk + ".Conn).Delete", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 1},
-			{Func: "(*" + zk + ".Conn).Create", Kind: KVBlind, Store: "ZooKeeper", KeyArg: 0},
-			{Func: "(*" + zk + ".Conn).Multi", Kind: ZKMulti, Store: "ZooKeeper", KeyArg: -1, CheckType: zk + ".CheckVersionRequest"},
+			{Func: "(*" + zk + ".Conn).Set", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 2, Outcome: badVersion},
+			{Func: "(*" + zk + ".Conn).Delete", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 1, Outcome: badVersion},
+			{Func: "(*" + zk + ".Conn).Create", Kind: KVBlind, Store: "ZooKeeper", KeyArg: 0, Outcome: NoOutcome},
+			{Func: "(*" + zk + ".Conn).Multi", Kind: ZKMulti, Store: "ZooKeeper", KeyArg: -1, CheckType: zk + ".CheckVersionRequest", Outcome: badVersion},
 		},
 		LockTypes: []string{zk + ".Lock"},
 	}

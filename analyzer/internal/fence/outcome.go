@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fencelint/fencelint/rules"
@@ -188,7 +189,12 @@ type outcomeJudge struct {
 	e    *engine
 	w    *Write
 	call *ssa.Call
-	out  Outcome
+	// rw is the write's rule; decl its declared outcome (rules/outcome.go).
+	rw   *rules.Write
+	decl rules.Outcome
+	// k is the model's OutcomeKind for decl.Kind (outcomeReaders).
+	k   OutcomeKind
+	out Outcome
 }
 
 // set records the outcome; the first verdict on a write stands.
@@ -196,101 +202,93 @@ func (j *outcomeJudge) set(k OutcomeKind, rejection string, h Handling) {
 	j.out = Outcome{Kind: k, Rejection: rejection, Handling: h}
 }
 
+// outcomeReader is the engine's reader of one declared rejection kind:
+// the model's OutcomeKind it produces, and how it follows the result.
+type outcomeReader struct {
+	kind OutcomeKind
+	read func(*outcomeJudge)
+}
+
+// outcomeReaders has one reader per rules.Rejection; a write declared
+// RejectNever or RejectUnmodelled is not followed. The contract test
+// (outcome_contract_test.go) requires an entry for every rules.Rejections.
+var outcomeReaders = map[rules.Rejection]outcomeReader{
+	rules.RejectNever:        {OutcomeNone, nil},
+	rules.RejectUnmodelled:   {OutcomeNone, nil},
+	rules.RejectRowsAffected: {OutcomeRows, (*outcomeJudge).rowsAffected},
+	rules.RejectRowsField:    {OutcomeRowsField, (*outcomeJudge).rowsField},
+	rules.RejectNoRow:        {OutcomeNoRow, (*outcomeJudge).noRow},
+	rules.RejectFlagField:    {OutcomeSucceeded, (*outcomeJudge).flagField},
+	rules.RejectFlag:         {OutcomeOK, (*outcomeJudge).flag},
+	rules.RejectError:        {OutcomeError, (*outcomeJudge).errOnly},
+	rules.RejectCloseError:   {OutcomeCloseError, (*outcomeJudge).closeError},
+	rules.RejectReply:        {OutcomeReply, (*outcomeJudge).scriptReply},
+}
+
+// judge follows the write's result with the reader of the outcome its
+// rule declares. Nothing here looks at the store's or the method's name.
 func (j *outcomeJudge) judge() {
 	fn := calleeFunc(j.call.Common())
 	if fn == nil {
 		return
 	}
-	name := fn.Name()
-	w := j.w
-	switch w.Store {
-	case "SQL":
-		if len(w.Compares) == 0 {
-			return // fenced by its transaction, not by its own condition: nothing to reject it
-		}
-		switch {
-		case strings.HasPrefix(name, "Exec"):
-			j.exec()
-		case strings.HasPrefix(name, "QueryRow"):
-			j.queryRow()
-		}
-	case "DynamoDB":
-		j.errOnly()
-	case "S3":
-		if hasPrecondition(j.call) {
-			j.errOnly() // a token-keyed object without a precondition is never rejected
-		}
-	case "etcd":
-		if name == "Commit" {
-			j.txn()
-		}
-	case "gorm":
-		if len(w.Compares) == 0 {
-			return // no comparison of its own: nothing to reject it
-		}
-		switch name {
-		case "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "Exec":
-			j.gorm()
-		}
-	case "consul KV", "consul":
-		switch name {
-		case "CAS", "DeleteCAS", "Acquire", "Txn":
-			j.consulOK()
-		}
-	case "GCS":
-		switch name {
-		case "NewWriter":
-			j.gcsWriter()
-		case "Update", "Delete", "Run":
-			j.errOnly()
-		}
-	case "ZooKeeper":
-		switch name {
-		case "Set", "Delete", "Multi":
-			// versioned, or a Multi with a CheckVersionRequest: a failed
-			// check is zk.ErrBadVersion
-			j.errOnly()
-		}
-	case "Azure Blob":
-		if j.azurePrecondition(fn) {
-			j.errOnly() // a token-named blob without a precondition is never rejected
-		}
-	case "Redis":
-		j.scriptReply(fn)
+	rw, ok := rules.WriteOf(fn)
+	if !ok {
+		return
 	}
+	j.rw, j.decl = rw, rw.Outcome
+	r, ok := outcomeReaders[rw.Outcome.Kind]
+	if !ok || r.read == nil || !j.rejectable() {
+		return
+	}
+	j.k = r.kind
+	r.read(j)
+}
+
+// rejectable: the write's own condition, as its mechanism reads it, can
+// reject it. A SQL or gorm write fenced by its transaction (no compare of
+// its own) and an S3 or Azure write fenced by a token-named object (no
+// precondition) are never rejected, so their results say nothing.
+func (j *outcomeJudge) rejectable() bool {
+	switch j.rw.Kind {
+	case rules.SQLWrite, rules.SQLStmtWrite, rules.GormChain:
+		return len(j.w.Compares) > 0
+	case rules.S3Write:
+		return hasPrecondition(j.call, j.rw.InputArg)
+	case rules.AzureWrite:
+		return j.azurePrecondition()
+	}
+	return true
 }
 
 // azurePrecondition: the write's options set an AccessConditions
 // precondition, so the service answers a stale holder with 412.
-func (j *outcomeJudge) azurePrecondition(fn *types.Func) bool {
-	rw, ok := rules.WriteOf(fn)
+func (j *outcomeJudge) azurePrecondition() bool {
 	ps := params(j.call.Common())
-	if !ok || rw.InputArg < 0 || rw.InputArg >= len(ps) {
+	if j.rw.InputArg < 0 || j.rw.InputArg >= len(ps) {
 		return false
 	}
-	conditioned, ok := j.e.azureConditioned(ps[rw.InputArg])
+	conditioned, ok := j.e.azureConditioned(ps[j.rw.InputArg])
 	return ok && conditioned
 }
 
-// ---- Redis scripts ----
+// ---- script replies (RejectReply) ----
 
 // scriptReply: a fencing script's reply says whether it wrote. A Cmd
 // thrown away loses it. When the script answers a stale token with a
-// number (return 0) rather than an error or a nil reply, which Err()
-// would see, a Cmd whose reply is never compared loses it too: only Err()
-// is read, or Int()'s value only logged.
-func (j *outcomeJudge) scriptReply(fn *types.Func) {
-	rw, ok := rules.WriteOf(fn)
-	if !ok || rw.Kind != rules.RedisScript {
-		return
-	}
+// number (return 0) rather than an error or a nil reply, which the error
+// accessor (Err()) would see, a Cmd whose reply is never compared loses it
+// too: only Err() is read, or a Values accessor's (Int()'s) value only
+// logged.
+func (j *outcomeJudge) scriptReply() {
+	k, rej := j.k, j.decl.Name
 	uses := outcomeUses(j.call, 0)
 	if len(uses) == 0 {
-		j.set(OutcomeReply, "a rejecting reply", Discarded)
+		j.set(k, rej, Discarded)
 		return
 	}
-	j.set(OutcomeReply, "a rejecting reply", Handled)
-	src, ok := j.e.scriptText(j.call.Common(), rw)
+	j.set(k, rej, Handled)
+	src, ok := j.e.scriptText(j.call.Common(), j.rw)
 	if !ok || !repliesByNumber(src) {
 		return // the rejection may be an error or a nil reply: Err() sees those
 	}
@@ -305,7 +303,7 @@ func (j *outcomeJudge) scriptReply(fn *types.Func) {
 		switch f := calleeFunc(c.Common()); {
 		case f == nil:
 			return
-		case f.Name() == "Int" || f.Name() == "Int64" || f.Name() == "Uint64":
+		case slices.Contains(j.decl.Values, f.Name()):
 			v := usedExtract(c, 0)
 			if v == nil {
 				continue // only its error is read
@@ -322,13 +320,13 @@ func (j *outcomeJudge) scriptReply(fn *types.Func) {
 	j.out.Handling = NeverRead
 }
 
-// isErrCall: u is cmd.Err(), directly or through the embedded field Err
+// isErrCall: u is cmd.Err() (the declared error accessor), directly or through the embedded field Err
 // is promoted from (go-redis's baseCmd).
 func (j *outcomeJudge) isErrCall(u ssa.Instruction, cmd ssa.Value) bool {
 	switch u := u.(type) {
 	case *ssa.Call:
 		f := calleeFunc(u.Common())
-		return f != nil && f.Name() == "Err" && sameValue(receiver(u.Common()), cmd)
+		return f != nil && f.Name() == j.decl.Method && sameValue(receiver(u.Common()), cmd)
 	case *ssa.FieldAddr:
 		refs := u.Referrers()
 		if refs == nil || len(*refs) == 0 {
@@ -391,48 +389,51 @@ func repliesByNumber(src string) bool {
 	return len(values) >= 2 && luaEndsInReturn.MatchString(code[len(code)-1])
 }
 
-// ---- SQL Exec ----
+// ---- a count method (RejectRowsAffected) ----
 
-func (j *outcomeJudge) exec() {
+// rowsAffected: result 0's declared Method (RowsAffected) is the number
+// of rows written, and 0 the rejection.
+func (j *outcomeJudge) rowsAffected() {
 	res := usedExtract(j.call, 0)
 	if res == nil {
-		j.set(OutcomeRows, "0 rows", Discarded)
+		j.set(j.k, j.decl.Name, Discarded)
 		return
 	}
-	j.judgeRows(OutcomeRows, j.followRows(res))
+	j.judgeRows(j.followRows(res))
 }
 
 // judgeRows records what a fenced write does with its row count: nothing
 // when it escapes or is compared, a retry when the zero branch re-issues
 // the write, never read otherwise.
-func (j *outcomeJudge) judgeRows(k OutcomeKind, st rowsState) {
+func (j *outcomeJudge) judgeRows(st rowsState) {
+	k, rej := j.k, j.decl.Name
 	switch {
 	case st.escapes:
-		j.set(k, "0 rows", Handled)
+		j.set(k, rej, Handled)
 	case st.zeroBranch != nil:
-		j.set(k, "0 rows", Handled)
+		j.set(k, rej, Handled)
 		if j.retries(st.zeroBranch) {
-			j.set(k, "0 rows", Retried)
+			j.set(k, rej, Retried)
 			j.out.Test = st.zeroTest
 		}
 	case st.compared:
-		j.set(k, "0 rows", Handled)
+		j.set(k, rej, Handled)
 	default:
-		j.set(k, "0 rows", NeverRead)
+		j.set(k, rej, NeverRead)
 	}
 }
 
-// ---- consul ----
+// ---- a bool result (RejectFlag) ----
 
-// consulOK: consul reports a failed CAS, Acquire or transaction check as
-// ok == false with a nil error, so the bool is the write's outcome.
-func (j *outcomeJudge) consulOK() {
+// flag: the store reports a failed check as a false bool result with a
+// nil error (consul's CAS, Acquire, Txn), so the bool is the outcome.
+func (j *outcomeJudge) flag() {
 	ok := usedExtract(j.call, 0)
 	if ok == nil {
-		j.set(OutcomeOK, "ok == false", Discarded)
+		j.set(j.k, j.decl.Name, Discarded)
 		return
 	}
-	j.set(OutcomeOK, "ok == false", Handled)
+	j.set(j.k, j.decl.Name, Handled)
 	for _, u := range outcomeUses(ok, 0) {
 		switch u := u.(type) {
 		case *ssa.If, *ssa.BinOp, *ssa.UnOp, *ssa.Return, *ssa.Store, *ssa.Send, *ssa.MapUpdate, *ssa.Phi:
@@ -447,42 +448,44 @@ func (j *outcomeJudge) consulOK() {
 	j.out.Handling = NeverRead
 }
 
-// ---- GCS ----
+// ---- the error of a writer's Close (RejectCloseError) ----
 
-// gcsWriter: a conditional GCS upload reports its precondition failure
-// from Writer.Close, so Close's error is the write's outcome.
-func (j *outcomeJudge) gcsWriter() {
-	rej := rejectionOf("GCS")
+// closeError: a conditional upload reports its precondition failure from
+// the declared Method (Close) of the writer it returned (a GCS Writer), so
+// that call's error is the write's outcome.
+func (j *outcomeJudge) closeError() {
+	k, rej, closer := j.k, j.decl.Name, j.decl.Method
 	for _, u := range outcomeUses(j.call, 0) {
 		cl, ok := u.(*ssa.Call)
 		if !ok {
 			if d, ok := u.(*ssa.Defer); ok {
 				if cc := d.Common(); sameValue(receiver(cc), j.call) {
-					if fn := calleeFunc(cc); fn != nil && fn.Name() == "Close" {
-						j.set(OutcomeCloseError, rej, DiscardedByDefer)
+					if fn := calleeFunc(cc); fn != nil && fn.Name() == closer {
+						j.set(k, rej, DiscardedByDefer)
 						return
 					}
 				}
 			}
 			continue
 		}
-		if fn := calleeFunc(cl.Common()); fn == nil || fn.Name() != "Close" || !sameValue(receiver(cl.Common()), j.call) {
+		if fn := calleeFunc(cl.Common()); fn == nil || fn.Name() != closer || !sameValue(receiver(cl.Common()), j.call) {
 			continue
 		}
-		j.checkErr(OutcomeCloseError, cl, "GCS")
+		j.checkErr(cl)
 		return
 	}
 }
 
-// ---- gorm ----
+// ---- a count field (RejectRowsField) ----
 
-// gorm reports a write its WHERE rejected as success with RowsAffected ==
-// 0 (not as an error), so a caller that reads only .Error, or nothing,
-// carries on as if it had written.
-func (j *outcomeJudge) gorm() {
+// rowsField: the store reports a write its condition rejected as success
+// with the declared count Field of the returned handle at 0 (gorm's
+// RowsAffected), not as an error, so a caller that reads only .Error, or
+// nothing, carries on as if it had written.
+func (j *outcomeJudge) rowsField() {
 	uses := outcomeUses(j.call, 0)
 	if len(uses) == 0 {
-		j.set(OutcomeRowsField, "0 rows", Discarded)
+		j.set(j.k, j.decl.Name, Discarded)
 		return
 	}
 	var st rowsState
@@ -492,7 +495,7 @@ func (j *outcomeJudge) gorm() {
 			st.escapes = true // returned, passed on, stored: handled elsewhere
 			continue
 		}
-		if structFieldName(fa.X.Type(), fa.Field) != "RowsAffected" {
+		if structFieldName(fa.X.Type(), fa.Field) != j.decl.Field {
 			continue // .Error, .Statement
 		}
 		for _, r := range *fa.Referrers() {
@@ -501,7 +504,7 @@ func (j *outcomeJudge) gorm() {
 			}
 		}
 	}
-	j.judgeRows(OutcomeRowsField, st)
+	j.judgeRows(st)
 }
 
 type rowsState struct {
@@ -513,8 +516,8 @@ type rowsState struct {
 	zeroTest   token.Pos
 }
 
-// followRows follows a sql.Result / pgconn.CommandTag to RowsAffected and
-// its comparison.
+// followRows follows a sql.Result / pgconn.CommandTag to the declared
+// count method (RowsAffected) and its comparison.
 func (j *outcomeJudge) followRows(res ssa.Value) rowsState {
 	var st rowsState
 	for _, u := range outcomeUses(res, 0) {
@@ -531,7 +534,7 @@ func (j *outcomeJudge) followRows(res ssa.Value) rowsState {
 				continue
 			}
 			switch fn.Name() {
-			case "RowsAffected":
+			case j.decl.Method:
 				var n ssa.Value = u
 				if _, ok := u.Type().(*types.Tuple); ok {
 					n = usedExtract(u, 0)
@@ -770,9 +773,12 @@ func changesInput(b *ssa.BasicBlock, deps map[*ssa.Phi]bool) bool {
 	return false
 }
 
-// ---- SQL QueryRow ... RETURNING ----
+// ---- a row whose Scan fails (RejectNoRow) ----
 
-func (j *outcomeJudge) queryRow() {
+// noRow: UPDATE ... RETURNING through QueryRow returns no row when the
+// condition rejected it; the declared Method (Scan) then returns one of
+// the declared Sentinels (sql.ErrNoRows).
+func (j *outcomeJudge) noRow() {
 	if !j.returning(j.w.SQL) {
 		return
 	}
@@ -783,7 +789,7 @@ func (j *outcomeJudge) queryRow() {
 			return // the row escapes
 		}
 		fn := calleeFunc(cu.Common())
-		if fn == nil || fn.Name() != "Scan" || !sameValue(receiver(cu.Common()), j.call) {
+		if fn == nil || fn.Name() != j.decl.Method || !sameValue(receiver(cu.Common()), j.call) {
 			return
 		}
 		scanErr = cu
@@ -791,7 +797,7 @@ func (j *outcomeJudge) queryRow() {
 	if scanErr == nil {
 		return // no Scan: the row is not read here
 	}
-	j.checkErr(OutcomeNoRow, scanErr, "sql")
+	j.checkErr(scanErr)
 }
 
 func (j *outcomeJudge) returning(sql string) bool {
@@ -803,8 +809,11 @@ func (j *outcomeJudge) returning(sql string) bool {
 	return false
 }
 
-// ---- errors of DynamoDB, S3, ZooKeeper, GCS and Scan ----
+// ---- the call's error (RejectError) ----
 
+// errOnly: the write's error result is its condition failure
+// (ConditionalCheckFailedException, PreconditionFailed, zk.ErrBadVersion,
+// a 412).
 func (j *outcomeJudge) errOnly() {
 	var err ssa.Value
 	switch t := j.call.Type().(type) {
@@ -822,32 +831,17 @@ func (j *outcomeJudge) errOnly() {
 		}
 	}
 	if err == nil {
-		j.set(OutcomeError, rejectionOf(j.w.Store), Discarded)
+		j.set(j.k, j.decl.Name, Discarded)
 		return
 	}
-	j.checkErr(OutcomeError, err, j.w.Store)
+	j.checkErr(err)
 }
 
-// rejectionOf names the error a store answers a failed condition with.
-func rejectionOf(store string) string {
-	switch store {
-	case "DynamoDB":
-		return "ConditionalCheckFailedException"
-	case "S3":
-		return "PreconditionFailed"
-	case "ZooKeeper":
-		return "zk.ErrBadVersion"
-	case "GCS":
-		return "a 412 precondition failure"
-	case "Azure Blob":
-		return "a 412 ConditionNotMet"
-	}
-	return "sql.ErrNoRows"
-}
-
-// checkErr judges the uses of a write's error value.
-func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
-	rej := rejectionOf(store)
+// checkErr judges the uses of a write's error value: thrown away, only
+// logged, or told apart (by the declared Sentinels, ErrTypes or ErrCode)
+// and then retried or turned into success.
+func (j *outcomeJudge) checkErr(err ssa.Value) {
+	k, rej := j.k, j.decl.Name
 	uses := outcomeUses(err, 0)
 	if len(uses) == 0 {
 		j.set(k, rej, Discarded)
@@ -867,14 +861,12 @@ func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
 			if u.Op == token.NEQ {
 				onRejection = falseBranch(u)
 			}
-			if isNoRows(u.X) || isNoRows(u.Y) {
-				if b := onRejection; b != nil && store == "sql" && returnsSuccess(b) {
-					j.asSuccess(k, "ErrNoRows", u.Pos())
-				}
-				return // told apart
+			if name, ok := j.sentinel(u.X); ok {
+				j.judgeRejection(onRejection, name, u.Pos())
+				return
 			}
-			if isBadVersion(u.X) || isBadVersion(u.Y) {
-				j.judgeRejection(k, onRejection, "zk.ErrBadVersion", u.Pos())
+			if name, ok := j.sentinel(u.Y); ok {
+				j.judgeRejection(onRejection, name, u.Pos())
 				return
 			}
 			// err != nil: a nil check alone tells nothing apart
@@ -885,19 +877,19 @@ func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
 				continue
 			}
 			fn := calleeFunc(cc)
-			isErrors := fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && len(cc.Args) == 2
-			switch {
-			case isErrors && fn.Name() == "Is" && isNoRows(cc.Args[1]):
-				if b := trueBranch(u); b != nil && store == "sql" && returnsSuccess(b) {
-					j.asSuccess(k, "ErrNoRows", u.Pos())
+			if fn == nil || len(cc.Args) != 2 {
+				return // wrapping, any other function: handled
+			}
+			switch rules.ErrorMatchers[rules.Key(fn)] {
+			case "is":
+				if name, ok := j.sentinel(cc.Args[1]); ok {
+					j.judgeRejection(trueBranch(u), name, u.Pos())
 				}
-			case isErrors && fn.Name() == "Is" && isBadVersion(cc.Args[1]):
-				j.judgeRejection(k, trueBranch(u), "zk.ErrBadVersion", u.Pos())
-			case isErrors && fn.Name() == "As":
-				if exc := conditionFailure(cc.Args[1]); exc != "" {
-					j.judgeRejection(k, trueBranch(u), exc, u.Pos())
-				} else if b, code := apiErrorCodeBranch(cc.Args[1]); b != nil {
-					j.judgeRejection(k, b, code, u.Pos())
+			case "as":
+				if exc := j.errType(cc.Args[1]); exc != "" {
+					j.judgeRejection(trueBranch(u), exc, u.Pos())
+				} else if b, code := j.errCodeBranch(cc.Args[1]); b != nil {
+					j.judgeRejection(b, code, u.Pos())
 				}
 			}
 			return // errors.As, wrapping, any other function: handled
@@ -911,16 +903,24 @@ func (j *outcomeJudge) checkErr(k OutcomeKind, err ssa.Value, store string) {
 	// otherwise only compared with nil: the branch decides; not judged
 }
 
-func (j *outcomeJudge) asSuccess(k OutcomeKind, exc string, test token.Pos) {
-	j.set(k, exc, AsSuccess)
-	j.out.Test = test
+// sentinel: v loads one of the declared Sentinels (sql.ErrNoRows,
+// zk.ErrBadVersion); name is how messages call it, "sql.ErrNoRows".
+func (j *outcomeJudge) sentinel(v ssa.Value) (name string, ok bool) {
+	load, ok := stripValue(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return "", false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Pkg == nil || !slices.Contains(j.decl.Sentinels, g.Pkg.Pkg.Path()+"."+g.Name()) {
+		return "", false
+	}
+	return g.Pkg.Pkg.Name() + "." + g.Name(), true
 }
 
-// conditionFailure names the exception an errors.As target stands for
-// when it is DynamoDB's rejection of a failed condition: &ccf with
-// ccf *types.ConditionalCheckFailedException (or, for TransactWriteItems,
-// *types.TransactionCanceledException).
-func conditionFailure(target ssa.Value) string {
+// errType names the error type an errors.As target stands for when it is
+// one of the declared ErrTypes: &ccf with ccf
+// *types.ConditionalCheckFailedException, say.
+func (j *outcomeJudge) errType(target ssa.Value) string {
 	t := stripValue(target).Type()
 	for range 2 {
 		p, ok := t.Underlying().(*types.Pointer)
@@ -929,28 +929,21 @@ func conditionFailure(target ssa.Value) string {
 		}
 		t = p.Elem()
 	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/aws/aws-sdk-go-v2/service/dynamodb/types" {
+	key := rules.TypeKey(t)
+	if key == "" || !slices.Contains(j.decl.ErrTypes, key) {
 		return ""
 	}
-	switch name := n.Obj().Name(); name {
-	case "ConditionalCheckFailedException", "TransactionCanceledException":
-		return name
+	return key[strings.LastIndexByte(key, '.')+1:]
+}
+
+// errCodeBranch: for errors.As(err, &apiErr) with apiErr of the declared
+// ErrCode interface (smithy.APIError), the block entered when its code
+// method (ErrorCode()) equals one of the declared codes, and that code.
+func (j *outcomeJudge) errCodeBranch(target ssa.Value) (*ssa.BasicBlock, string) {
+	ec := j.decl.ErrCode
+	if ec == nil {
+		return nil, ""
 	}
-	return ""
-}
-
-// apiRejectionCodes are the smithy error codes AWS answers a failed
-// condition with: S3's failed IfMatch/IfNoneMatch, DynamoDB's failed
-// ConditionExpression, and a TransactWriteItems cancelled by one.
-var apiRejectionCodes = map[string]bool{
-	"PreconditionFailed": true, "ConditionalCheckFailedException": true, "TransactionCanceledException": true,
-}
-
-// apiErrorCodeBranch: for errors.As(err, &apiErr) with apiErr a
-// smithy.APIError, the block entered when apiErr.ErrorCode() equals one
-// of apiRejectionCodes, and that code.
-func apiErrorCodeBranch(target ssa.Value) (*ssa.BasicBlock, string) {
 	alloc, ok := stripValue(target).(*ssa.Alloc)
 	if !ok || alloc.Referrers() == nil {
 		return nil, ""
@@ -959,9 +952,8 @@ func apiErrorCodeBranch(target ssa.Value) (*ssa.BasicBlock, string) {
 	if !ok {
 		return nil, ""
 	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/aws/smithy-go" || n.Obj().Name() != "APIError" {
-		return nil, ""
+	if n, isNamed := types.Unalias(p.Elem()).(*types.Named); !isNamed || !rules.HasTypeKey(n, ec.Type) {
+		return nil, "" // not the interface itself (a **APIError, say)
 	}
 	for _, r := range *alloc.Referrers() {
 		load, ok := r.(*ssa.UnOp)
@@ -970,7 +962,7 @@ func apiErrorCodeBranch(target ssa.Value) (*ssa.BasicBlock, string) {
 		}
 		for _, lr := range *load.Referrers() {
 			call, ok := lr.(*ssa.Call)
-			if !ok || !call.Common().IsInvoke() || call.Common().Method.Name() != "ErrorCode" || call.Referrers() == nil {
+			if !ok || !call.Common().IsInvoke() || call.Common().Method.Name() != ec.Method || call.Referrers() == nil {
 				continue
 			}
 			for _, cr := range *call.Referrers() {
@@ -983,7 +975,7 @@ func apiErrorCodeBranch(target ssa.Value) (*ssa.BasicBlock, string) {
 					other = bo.X
 				}
 				code, ok := constString(other)
-				if !ok || !apiRejectionCodes[code] {
+				if !ok || !slices.Contains(ec.Codes, code) {
 					continue
 				}
 				if bo.Op == token.NEQ {
@@ -999,41 +991,17 @@ func apiErrorCodeBranch(target ssa.Value) (*ssa.BasicBlock, string) {
 // judgeRejection: the branch taken on the store's rejection must abort;
 // one that goes back to the write (a retry loop) or returns success
 // carries on as if the stale holder still held the lock.
-func (j *outcomeJudge) judgeRejection(k OutcomeKind, b *ssa.BasicBlock, exc string, test token.Pos) {
+func (j *outcomeJudge) judgeRejection(b *ssa.BasicBlock, exc string, test token.Pos) {
+	k := j.k
 	switch {
 	case b == nil:
 	case j.retries(b):
 		j.set(k, exc, Retried)
 		j.out.Test = test
 	case returnsSuccess(b):
-		j.asSuccess(k, exc, test)
+		j.set(k, exc, AsSuccess)
+		j.out.Test = test
 	}
-}
-
-// isNoRows: a load of database/sql.ErrNoRows or pgx.ErrNoRows.
-func isNoRows(v ssa.Value) bool {
-	p, ok := sentinelPkg(v, "ErrNoRows")
-	return ok && (p == "database/sql" || strings.HasPrefix(p, "github.com/jackc/pgx"))
-}
-
-// sentinelPkg returns the package of the error variable name that v loads.
-func sentinelPkg(v ssa.Value, name string) (string, bool) {
-	load, ok := stripValue(v).(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return "", false
-	}
-	g, ok := load.X.(*ssa.Global)
-	if !ok || g.Name() != name || g.Pkg == nil {
-		return "", false
-	}
-	return g.Pkg.Pkg.Path(), true
-}
-
-// isBadVersion: a load of go-zookeeper's zk.ErrBadVersion, the answer to a
-// Set or Delete whose expected version no longer matches.
-func isBadVersion(v ssa.Value) bool {
-	p, ok := sentinelPkg(v, "ErrBadVersion")
-	return ok && rules.IsZooKeeperPath(p)
 }
 
 // falseBranch returns the block an If on v enters when v is false.
@@ -1101,23 +1069,26 @@ func returnsSuccess(b *ssa.BasicBlock) bool {
 
 var errorType = types.Universe.Lookup("error").Type()
 
-// ---- etcd Txn ----
+// ---- a bool field of the response (RejectFlagField) ----
 
-func (j *outcomeJudge) txn() {
+// flagField: the response's declared bool Field (etcd's
+// TxnResponse.Succeeded) is false when the condition failed; a failed If
+// is not an error.
+func (j *outcomeJudge) flagField() {
 	resp := usedExtract(j.call, 0)
 	if resp == nil {
-		j.set(OutcomeSucceeded, "Succeeded == false", Discarded)
+		j.set(j.k, j.decl.Name, Discarded)
 		return
 	}
-	j.set(OutcomeSucceeded, "Succeeded == false", Handled)
+	j.set(j.k, j.decl.Name, Handled)
 	for _, u := range outcomeUses(resp, 0) {
 		switch u := u.(type) {
 		case *ssa.FieldAddr:
-			if structFieldName(u.X.Type(), u.Field) == "Succeeded" {
+			if structFieldName(u.X.Type(), u.Field) == j.decl.Field {
 				return
 			}
 		case *ssa.Field:
-			if structFieldName(u.X.Type(), u.Field) == "Succeeded" {
+			if structFieldName(u.X.Type(), u.Field) == j.decl.Field {
 				return
 			}
 		case *ssa.Call:
@@ -1144,13 +1115,14 @@ func structFieldName(t types.Type, i int) string {
 	return st.Field(i).Name()
 }
 
-// hasPrecondition: the S3 input literal sets IfMatch or IfNoneMatch.
-func hasPrecondition(call *ssa.Call) bool {
+// hasPrecondition: the input literal at inputArg sets one of
+// rules.S3Preconditions (IfMatch, IfNoneMatch).
+func hasPrecondition(call *ssa.Call, inputArg int) bool {
 	ps := params(call.Common())
-	if len(ps) < 2 {
+	if inputArg < 0 || inputArg >= len(ps) {
 		return false
 	}
-	base := stripValue(ps[1]) // (ctx, input, ...)
+	base := stripValue(ps[inputArg]) // (ctx, input, ...)
 	if base.Referrers() == nil {
 		return false
 	}
@@ -1159,8 +1131,7 @@ func hasPrecondition(call *ssa.Call) bool {
 		if !ok || fa.X != base {
 			continue
 		}
-		switch structFieldName(fa.X.Type(), fa.Field) {
-		case "IfMatch", "IfNoneMatch":
+		if slices.Contains(rules.S3Preconditions, structFieldName(fa.X.Type(), fa.Field)) {
 			return true
 		}
 	}
