@@ -337,67 +337,85 @@ func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.C
 	return false
 }
 
+// evalRule reads a library write's condition with the reader of its
+// declared mechanism (rules.WriteKind).
 func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
-	switch w.Kind {
-	case rules.SQLWrite, rules.SQLStmtWrite:
-		return e.evalSQL(cc, w)
-	case rules.DynamoWrite:
-		return e.evalDynamo(cc, w)
-	case rules.DynamoTransact:
-		return e.evalDynamoTransact(cc, w)
-	case rules.S3Write:
-		return e.evalS3(cc, w)
-	case rules.KVBlind:
-		return e.evalBlind(cc, w)
-	case rules.EtcdTxnCommit:
-		return e.evalEtcdTxn(cc)
-	case rules.RedisScript:
-		return e.evalRedisScript(cc, w)
-	case rules.ZKVersioned:
-		ps := params(cc)
-		ev := &eval{isWrite: true, target: keyTarget(ps, w.KeyArg)}
-		if w.VersionArg < len(ps) {
-			if v, ok := constInt(ps[w.VersionArg]); ok && v == -1 {
-				ev.verdict = Unfenced
-				ev.detail = "version -1 makes it unconditional"
-				ev.blind = true
-				return ev
-			}
-		}
-		ev.verdict = Fenced // a compare-and-set on the znode version
-		return ev
-	case rules.ZKMulti:
-		ev := &eval{isWrite: true}
-		ps := params(cc)
-		if len(ps) > 0 {
-			if ops, ok := unpackVariadic(ps[len(ps)-1]); ok {
-				for _, op := range ops {
-					if op != nil && rules.HasTypeKey(op.Type(), w.CheckType) {
-						ev.verdict = Fenced
-						return ev
-					}
-				}
-				ev.verdict = Unfenced
-				ev.detail = "it carries no CheckVersionRequest on the lock node"
-				ev.blind = true
-				return ev
-			}
-		}
-		ev.verdict = Unknown
-		return ev
-	case rules.Conditional:
-		return &eval{isWrite: true, verdict: Fenced}
-	case rules.ConsulTxn:
-		return e.evalConsulTxn(cc, w)
-	case rules.GormChain, rules.GormSave, rules.GormCreate:
-		return e.evalGorm(cc, w)
-	case rules.GCSWrite:
-		return e.evalGCS(cc)
-	case rules.AzureWrite:
-		return e.evalAzure(cc, w)
+	if read, ok := writeReaders[w.Kind]; ok {
+		return read(e, cc, w)
 	}
 	return &eval{}
 }
+
+// writeReaders is the engine's one reader per rules.WriteKind: where the
+// write's condition lives and how it is read. The contract test
+// (outcome_contract_test.go) requires one for every rules.WriteKinds. It
+// is filled in init: the readers reach evalRule again (helpers' summaries).
+var writeReaders map[rules.WriteKind]func(*engine, *ssa.CallCommon, *rules.Write) *eval
+
+func init() {
+	writeReaders = map[rules.WriteKind]func(*engine, *ssa.CallCommon, *rules.Write) *eval{
+		rules.SQLWrite:       (*engine).evalSQL,
+		rules.SQLStmtWrite:   (*engine).evalSQL,
+		rules.DynamoWrite:    (*engine).evalDynamo,
+		rules.DynamoTransact: (*engine).evalDynamoTransact,
+		rules.S3Write:        (*engine).evalS3,
+		rules.KVBlind:        (*engine).evalBlind,
+		rules.EtcdTxnCommit:  func(e *engine, cc *ssa.CallCommon, _ *rules.Write) *eval { return e.evalEtcdTxn(cc) },
+		rules.RedisScript:    (*engine).evalRedisScript,
+		rules.ZKVersioned:    (*engine).evalVersioned,
+		rules.ZKMulti:        (*engine).evalCheckedBatch,
+		rules.Conditional:    func(*engine, *ssa.CallCommon, *rules.Write) *eval { return &eval{isWrite: true, verdict: Fenced} },
+		rules.ConsulTxn:      (*engine).evalConsulTxn,
+		rules.GormChain:      (*engine).evalGorm,
+		rules.GormSave:       (*engine).evalGorm,
+		rules.GormCreate:     (*engine).evalGorm,
+		rules.GCSWrite:       func(e *engine, cc *ssa.CallCommon, _ *rules.Write) *eval { return e.evalGCS(cc) },
+		rules.AzureWrite:     (*engine).evalAzure,
+	}
+}
+
+// evalVersioned: a write whose version argument (VersionArg) makes it a
+// compare-and-set unless it is the constant -1 (ZooKeeper Set, Delete).
+func (e *engine) evalVersioned(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ps := params(cc)
+	ev := &eval{isWrite: true, target: keyTarget(ps, w.KeyArg)}
+	if w.VersionArg < len(ps) {
+		if v, ok := constInt(ps[w.VersionArg]); ok && v == -1 {
+			ev.verdict = Unfenced
+			ev.detail = "version -1 makes it unconditional"
+			ev.blind = true
+			return ev
+		}
+	}
+	ev.verdict = Fenced // a compare-and-set on the version
+	return ev
+}
+
+// evalCheckedBatch: a batch (ZooKeeper Multi) is fenced when one of its
+// operations is of the CheckType that makes it a compare-and-set.
+func (e *engine) evalCheckedBatch(cc *ssa.CallCommon, w *rules.Write) *eval {
+	ev := &eval{isWrite: true}
+	ps := params(cc)
+	if len(ps) > 0 {
+		if ops, ok := unpackVariadic(ps[len(ps)-1]); ok {
+			for _, op := range ops {
+				if op != nil && rules.HasTypeKey(op.Type(), w.CheckType) {
+					ev.verdict = Fenced
+					return ev
+				}
+			}
+			ev.verdict = Unfenced
+			ev.detail = "it carries no " + shortTypeName(w.CheckType) + " on the lock node"
+			ev.blind = true
+			return ev
+		}
+	}
+	ev.verdict = Unknown
+	return ev
+}
+
+// shortTypeName is the type name of a "pkgpath.Type" key.
+func shortTypeName(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
 
 // evalConsulTxn: a consul transaction is fenced when one of its operations
 // has the store check the session or an index; a transaction of plain sets
