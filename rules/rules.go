@@ -258,45 +258,61 @@ var (
 
 func init() {
 	for _, lib := range Libs {
-		for _, p := range lib.Paths {
-			knownPaths[p] = true
+		index(lib)
+	}
+}
+
+// Register adds lib to Libs and to the lookup tables, as if it were one
+// more file of this package. It is for tests that declare a library of
+// their own (analyzer/newlib_test.go) and for programs that embed the
+// analyzers with knowledge of an in-house store. Call it before any
+// analysis starts (from init or TestMain): the tables are read without
+// locks.
+func Register(lib *Lib) {
+	Libs = append(Libs, lib)
+	index(lib)
+}
+
+// index adds lib's entries to the lookup tables.
+func index(lib *Lib) {
+	for _, p := range lib.Paths {
+		knownPaths[p] = true
+	}
+	for i := range lib.Acquires {
+		acquireByFunc[parseKey(lib.Acquires[i].Func)] = &lib.Acquires[i]
+	}
+	for _, f := range lib.Releases {
+		releaseByFunc[parseKey(f)] = true
+	}
+	for _, f := range lib.Renews {
+		renewByFunc[parseKey(f)] = true
+	}
+	for i := range lib.Tokens {
+		t := &lib.Tokens[i]
+		if t.Func != "" {
+			tokenByFunc[parseKey(t.Func)] = t
 		}
-		for i := range lib.Acquires {
-			acquireByFunc[parseKey(lib.Acquires[i].Func)] = &lib.Acquires[i]
+		if t.Field != "" {
+			tokenByField[t.Field] = t
 		}
-		for _, f := range lib.Releases {
-			releaseByFunc[parseKey(f)] = true
-		}
-		for _, f := range lib.Renews {
-			renewByFunc[parseKey(f)] = true
-		}
-		for i := range lib.Tokens {
-			t := &lib.Tokens[i]
-			if t.Func != "" {
-				tokenByFunc[parseKey(t.Func)] = t
-			}
-			if t.Field != "" {
-				tokenByField[t.Field] = t
-			}
-		}
-		for i := range lib.Writes {
-			writeByFunc[parseKey(lib.Writes[i].Func)] = &lib.Writes[i]
-		}
-		for _, t := range lib.LockTypes {
-			lockTypes[t] = true
-		}
-		for t, tok := range lib.LockTokens {
-			lockTokens[t] = tok
-		}
-		for _, t := range lib.TxTypes {
-			txTypes[t] = true
-		}
-		for _, t := range lib.SessionTypes {
-			sessionTypes[t] = true
-		}
-		for _, c := range lib.Callbacks {
-			callbacks[c] = true
-		}
+	}
+	for i := range lib.Writes {
+		writeByFunc[parseKey(lib.Writes[i].Func)] = &lib.Writes[i]
+	}
+	for _, t := range lib.LockTypes {
+		lockTypes[t] = true
+	}
+	for t, tok := range lib.LockTokens {
+		lockTokens[t] = tok
+	}
+	for _, t := range lib.TxTypes {
+		txTypes[t] = true
+	}
+	for _, t := range lib.SessionTypes {
+		sessionTypes[t] = true
+	}
+	for _, c := range lib.Callbacks {
+		callbacks[c] = true
 	}
 }
 

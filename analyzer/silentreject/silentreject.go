@@ -94,11 +94,17 @@ func run(pass *analysis.Pass) (any, error) {
 func message(w *fence.Write) string {
 	o := w.Outcome
 	call, rej := w.Call, o.Rejection
+	// acc is the declared accessor of the rejection (RowsAffected for
+	// database/sql and pgx); the messages name it as the library does.
+	acc := o.Accessor
+	if acc == "" {
+		acc = "RowsAffected"
+	}
 	switch o.Handling {
 	case fence.Discarded:
 		switch o.Kind {
 		case fence.OutcomeRows:
-			return fmt.Sprintf("the result of fenced write via %s is discarded: a write the fence rejected (0 rows) looks like success; check RowsAffected() and abort when it is 0", call)
+			return fmt.Sprintf("the result of fenced write via %s is discarded: a write the fence rejected (%s) looks like success; check %s() and abort when it is 0", call, rej, acc)
 		case fence.OutcomeRowsField:
 			return fmt.Sprintf("the result of fenced write via %s is discarded: gorm reports a write the fence rejected as RowsAffected == 0, not as an error; check it and abort", call)
 		case fence.OutcomeOK:
@@ -117,7 +123,7 @@ func message(w *fence.Write) string {
 	case fence.NeverRead:
 		switch o.Kind {
 		case fence.OutcomeRows:
-			return fmt.Sprintf("fenced write via %s never compares RowsAffected(): a write the fence rejected (0 rows) looks like success; abort when it is 0", call)
+			return fmt.Sprintf("fenced write via %s never compares %s(): a write the fence rejected (%s) looks like success; abort when it is 0", call, acc, rej)
 		case fence.OutcomeRowsField:
 			return fmt.Sprintf("fenced write via %s never compares RowsAffected: gorm reports a write the fence rejected as 0 rows, not as an error; abort when it is 0", call)
 		case fence.OutcomeOK:

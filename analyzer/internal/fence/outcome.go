@@ -120,6 +120,9 @@ type Outcome struct {
 	// apart (TransactionCanceledException, say).
 	Rejection string
 	Handling  Handling
+	// Accessor is the declared method or field that reads the rejection
+	// ("RowsAffected", "Succeeded"), for messages; "" when none.
+	Accessor string
 	// Test is where the code tells the rejection apart (n == 0,
 	// errors.Is(err, ...)) for AsSuccess and Retried; NoPos otherwise.
 	Test token.Pos
@@ -199,7 +202,11 @@ type outcomeJudge struct {
 
 // set records the outcome; the first verdict on a write stands.
 func (j *outcomeJudge) set(k OutcomeKind, rejection string, h Handling) {
-	j.out = Outcome{Kind: k, Rejection: rejection, Handling: h}
+	acc := j.decl.Method
+	if j.decl.Field != "" {
+		acc = j.decl.Field
+	}
+	j.out = Outcome{Kind: k, Rejection: rejection, Handling: h, Accessor: acc}
 }
 
 // outcomeReader is the engine's reader of one declared rejection kind:
