@@ -210,8 +210,8 @@ func (e *engine) takesTokenOrContext(cc *ssa.CallCommon) bool {
 }
 
 func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+	_, isNamed := types.Unalias(t).(*types.Named)
+	return isNamed && rules.HasTypeKey(t, rules.ContextType)
 }
 
 // tokenParamHint adds token=PARAM when fn has a parameter named like a

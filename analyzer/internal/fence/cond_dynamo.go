@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/fencelint/fencelint/analyzer/internal/ddbcond"
+	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -326,4 +327,4 @@ func isExpressionFunc(fn *types.Func, name string) bool {
 	return fn != nil && fn.Name() == name && fn.Pkg() != nil && fn.Pkg().Path() == expressionPkg
 }
 
-const expressionPkg = "github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+const expressionPkg = rules.DynamoExpressionPkg

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strconv"
 
+	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -56,4 +57,4 @@ func (e *engine) readEtcdCmp(c ssa.Value) (readCmp, bool) {
 	return rc, true
 }
 
-const etcdPkg = "go.etcd.io/etcd/client/v3"
+const etcdPkg = rules.EtcdClientPkg

@@ -414,7 +414,7 @@ func constString(v ssa.Value) (string, bool) {
 		}
 	case *ssa.Call:
 		// aws.String("...") and friends: one constant argument.
-		if fn := calleeFunc(x.Common()); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/aws/aws-sdk-go-v2/aws" && len(x.Common().Args) == 1 {
+		if fn := calleeFunc(x.Common()); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == rules.AWSValueHelpersPkg && len(x.Common().Args) == 1 {
 			return constString(x.Common().Args[0])
 		}
 	case *ssa.Alloc:

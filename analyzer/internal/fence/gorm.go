@@ -245,8 +245,7 @@ func scanLockedRows(root ssa.Value) bool {
 						continue
 					}
 					for _, x := range exprs {
-						if n, ok := types.Unalias(stripValue(x).Type()).(*types.Named); ok && n.Obj().Name() == "Locking" &&
-							n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "gorm.io/gorm/clause" && gormRoot(call) == root {
+						if _, ok := types.Unalias(stripValue(x).Type()).(*types.Named); ok && rules.HasTypeKey(stripValue(x).Type(), rules.GormLocking) && gormRoot(call) == root {
 							found = true
 						}
 					}
@@ -327,8 +326,7 @@ func neutralClauses(ps []ssa.Value) bool {
 		if p, ok := types.Unalias(t).(*types.Pointer); ok {
 			t = p.Elem()
 		}
-		n, ok := types.Unalias(t).(*types.Named)
-		if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "gorm.io/gorm/clause" || n.Obj().Name() != "Returning" {
+		if _, ok := types.Unalias(t).(*types.Named); !ok || !rules.HasTypeKey(t, rules.GormReturning) {
 			return false
 		}
 	}

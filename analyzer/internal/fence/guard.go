@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
@@ -289,8 +288,7 @@ func isSession(t types.Type) bool {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "go.etcd.io/etcd/client/v3/concurrency" && n.Obj().Name() == "Session"
+	return rules.HasTypeKey(t, rules.EtcdSession)
 }
 
 func isBool(t types.Type) bool {
@@ -318,12 +316,12 @@ func (e *engine) isCheckCall(v ssa.Value) (token.Pos, GuardKind, bool) {
 	switch {
 	case sig.Recv() != nil && rules.ClientCheckMethods[name]:
 		return call.Pos(), GuardLease, true
-	case fn.Pkg() != nil && fn.Pkg().Path() == "time" && (name == "Before" || name == "After" || name == "Until" || name == "Since" || name == "Compare"):
+	case fn.Pkg() != nil && fn.Pkg().Path() == rules.ClockPkg && rules.ClockChecks[name]:
 		return call.Pos(), GuardClock, true
 	case name == "Err" && sig.Recv() != nil:
 		// session.Ctx().Err(): the session's own liveness.
 		if r, ok := stripValue(receiver(call.Common())).(*ssa.Call); ok {
-			if rf := calleeFunc(r.Common()); rf != nil && rf.Name() == "Ctx" && strings.Contains(rf.FullName(), "concurrency.Session") {
+			if rf := calleeFunc(r.Common()); rf != nil && rules.Key(rf) == rules.EtcdSessionCtx {
 				return call.Pos(), GuardSession, true
 			}
 		}

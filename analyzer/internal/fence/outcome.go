@@ -1250,9 +1250,9 @@ func isLogCall(cc *ssa.CallCommon) bool {
 		return false
 	}
 	switch p := fn.Pkg().Path(); {
-	case p == "log", p == "log/slog", p == "go.uber.org/zap", p == "github.com/sirupsen/logrus":
+	case rules.LogPackages[p]:
 		return true
-	case p == "fmt":
+	case rules.PrintPackages[p]:
 		return strings.HasPrefix(fn.Name(), "Print") || strings.HasPrefix(fn.Name(), "Fprint")
 	}
 	return false

@@ -465,7 +465,7 @@ func (e *engine) evalGCS(cc *ssa.CallCommon) *eval {
 			return ev
 		}
 		fn := calleeFunc(call.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "cloud.google.com/go/storage" {
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != rules.GCSPkg {
 			return ev
 		}
 		ps := params(call.Common())

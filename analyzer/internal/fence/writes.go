@@ -311,7 +311,7 @@ func (e *engine) lockLeaseOption(f *ssa.Function, s *Scope, cc *ssa.CallCommon) 
 			continue
 		}
 		fn := calleeFunc(call.Common())
-		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" || len(call.Common().Args) != 1 {
+		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg || len(call.Common().Args) != 1 {
 			continue
 		}
 		lease, ok := stripValue(call.Common().Args[0]).(*ssa.Call)
@@ -763,7 +763,7 @@ func onlyConstants(cmps []ssa.Value) bool {
 		}
 		fn := calleeFunc(call.Common())
 		args := call.Common().Args
-		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" || len(args) != 3 {
+		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg || len(args) != 3 {
 			return false
 		}
 		if _, ok := stripValue(args[2]).(*ssa.Const); !ok {
@@ -811,7 +811,7 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != "go.etcd.io/etcd/client/v3" {
+	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg {
 		return false
 	}
 	args := call.Common().Args
@@ -823,7 +823,7 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		return false
 	}
 	tfn := calleeFunc(target.Common())
-	if tfn == nil || tfn.Pkg() == nil || tfn.Pkg().Path() != "go.etcd.io/etcd/client/v3" {
+	if tfn == nil || tfn.Pkg() == nil || tfn.Pkg().Path() != rules.EtcdClientPkg {
 		return false
 	}
 	switch tfn.Name() {
@@ -883,7 +883,7 @@ func isLockKeyCall(v ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(call.Common())
-	return fn != nil && fn.Name() == "Key" && fn.Pkg() != nil && fn.Pkg().Path() == "go.etcd.io/etcd/client/v3/concurrency"
+	return fn != nil && fn.Name() == "Key" && fn.Pkg() != nil && fn.Pkg().Path() == rules.EtcdConcurrencyPkg
 }
 
 // isLockKeyField reports whether every store to the field of fa in this

@@ -146,6 +146,7 @@ func (db DB) Value() int64 { return 0 }
 type Lock struct{}
 func Obtain(key string, ttl int) *Lock { return nil }
 const VerbCAS = "cas"
+var ErrConflict error
 `
 	const app = `package app
 import "example.com/lib"
@@ -171,6 +172,7 @@ func f(db *lib.DB, l *lib.Lock) {
 		{table: "t Callbacks", kind: refField, key: "example.com/lib.DB.OnLead", field: funcField, use: true},
 		{table: "t LockTypes", kind: refType, key: "example.com/lib.Lock", use: true},
 		{table: "t verbs", kind: refConst, key: "example.com/lib", value: "cas", use: true},
+		{table: "t Sentinels", kind: refVar, key: "example.com/lib.ErrConflict"},
 	}
 	if r := checkRules(good, u, used); len(r.problems)+len(r.unused) != 0 {
 		t.Fatalf("faithful rules reported: %q %q", r.problems, r.unused)
@@ -189,6 +191,7 @@ func f(db *lib.DB, l *lib.Lock) {
 		{"no such const", ruleRef{table: "t", kind: refConst, key: "example.com/lib", value: "check-session"}, `no constant "check-session"`},
 		{"index out of range", ruleRef{table: "t", kind: refFunc, key: execW.Func, args: []argRef{{"QueryArg", 2, argString}}}, "QueryArg 2 is out of range"},
 		{"index of wrong type", ruleRef{table: "t", kind: refFunc, key: "example.com/lib.Obtain", args: []argRef{{"KeyArg", 1, argString}}}, "KeyArg 1 is ttl int, want a string"},
+		{"no such var", ruleRef{table: "t", kind: refVar, key: "example.com/lib.ErrStale"}, "example.com/lib.ErrStale: no package-level variable"},
 		{"unused", ruleRef{table: "t", kind: refFunc, key: "example.com/lib.Obtain", use: true}, "t: example.com/lib.Obtain"},
 		{"unused field", ruleRef{table: "t", kind: refField, key: "example.com/lib.DB.Name", use: true}, "t: example.com/lib.DB.Name"},
 		{"unused const", ruleRef{table: "t", kind: refConst, key: "example.com/lib", value: "cas-not", use: true}, `no constant "cas-not"`},
@@ -238,6 +241,7 @@ const (
 	refField                // "pkgpath.Type.Field", a field declared in that struct
 	refType                 // "pkgpath.Type", a named (not alias) type
 	refConst                // a constant of package key whose value is value
+	refVar                  // "pkgpath.Var", a package-level variable (a sentinel error)
 )
 
 // A ruleRef is one entry of a rules/ table.
@@ -355,6 +359,19 @@ func ruleRefs() []ruleRef {
 	var refs []ruleRef
 	add := func(r ruleRef) { refs = append(refs, r) }
 	for _, lib := range rules.Libs {
+		// The identities a write's declared outcome is told apart by.
+		for _, w := range lib.Writes {
+			o := w.Outcome
+			for _, v := range o.Sentinels {
+				add(ruleRef{table: lib.Name + " Outcome.Sentinels", kind: refVar, key: v})
+			}
+			for _, et := range o.ErrTypes {
+				add(ruleRef{table: lib.Name + " Outcome.ErrTypes", kind: refType, key: et})
+			}
+			if o.ErrCode != nil {
+				add(ruleRef{table: lib.Name + " Outcome.ErrCode", kind: refFunc, key: "(" + o.ErrCode.Type + ")." + o.ErrCode.Method})
+			}
+		}
 		for _, a := range lib.Acquires {
 			r := ruleRef{table: lib.Name + " Acquires", kind: refFunc, key: a.Func, use: true}
 			if a.KeyArg >= 0 {
@@ -447,6 +464,14 @@ func ruleRefs() []ruleRef {
 		add(ruleRef{use: true, table: "rules.ConsulCheckVerbs", kind: refConst, key: consul, value: verb})
 	}
 	add(ruleRef{use: true, table: "rules.GocronTask", kind: refFunc, key: rules.GocronTask})
+	// apipkgs.go: the types and functions the engine's readers compare with.
+	for _, k := range []string{rules.EtcdSession, rules.GormLocking, rules.GormReturning, rules.ContextType} {
+		add(ruleRef{table: "rules (apipkgs.go)", kind: refType, key: k})
+	}
+	add(ruleRef{table: "rules (apipkgs.go)", kind: refFunc, key: rules.EtcdSessionCtx})
+	for k := range rules.ErrorMatchers {
+		add(ruleRef{table: "rules.ErrorMatchers", kind: refFunc, key: k})
+	}
 	for k := range rules.GocronDistributed {
 		add(ruleRef{use: true, table: "rules.GocronDistributed", kind: refFunc, key: k})
 	}
@@ -512,6 +537,7 @@ type universe struct {
 	fields map[string]*types.Var
 	owner  map[*types.Var]string // field -> "pkgpath.Type.Field"
 	consts map[string][]*types.Const
+	vars   map[string]*types.Var
 }
 
 func newUniverse() *universe {
@@ -519,6 +545,7 @@ func newUniverse() *universe {
 		pkgs: map[string]bool{}, real: map[string]bool{}, funcs: map[string][]*types.Func{},
 		types: map[string]*types.TypeName{}, fields: map[string]*types.Var{},
 		owner: map[*types.Var]string{}, consts: map[string][]*types.Const{},
+		vars: map[string]*types.Var{},
 	}
 }
 
@@ -544,6 +571,8 @@ func (u *universe) add(pkg *types.Package, from string) {
 			addFunc(obj)
 		case *types.Const:
 			u.consts[pkg.Path()] = append(u.consts[pkg.Path()], obj)
+		case *types.Var:
+			u.vars[pkg.Path()+"."+name] = obj
 		case *types.TypeName:
 			if obj.IsAlias() {
 				continue
@@ -680,6 +709,8 @@ func resolve(r ruleRef, u *universe) (string, bool) {
 			ok = u.fields[k] != nil
 		case refType:
 			ok = u.types[k] != nil
+		case refVar:
+			ok = u.vars[k] != nil
 		case refConst:
 			ok = slices.ContainsFunc(u.consts[k], func(c *types.Const) bool {
 				return c.Val().Kind() == constant.String && constant.StringVal(c.Val()) == r.value
@@ -708,6 +739,8 @@ func notFound(r ruleRef, u *universe) string {
 		return "no field of that struct in the " + src + " package"
 	case refType:
 		return "no named type with this name in the " + src + " package"
+	case refVar:
+		return "no package-level variable with this name in the " + src + " package"
 	}
 	return fmt.Sprintf("no constant %q in the %s package", r.value, src)
 }
