@@ -121,7 +121,7 @@ func message(d *fence.Defect) (msg, fix string) {
 		return fmt.Sprintf("fence condition of %s compares %s with the token but records the token in %s: the compared column never learns newer tokens; compare and record the same column",
 			w.Call, c.Text, d.Detail), ""
 	case fence.DefectNotRecorded:
-		if w.Store == "DynamoDB" {
+		if d.Record == "" { // an item, not a statement: Detail says what it lacks
 			return fmt.Sprintf("fence condition of %s compares %s with the token, but %s: the stored fence never learns newer tokens; set %s = %s in the same write",
 				w.Call, c.Column, d.Detail, c.Text, c.Token), ""
 		}

@@ -347,7 +347,7 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 		bare = tc.pub.Column // COALESCE(fence, 0): the column itself
 	}
 	ph := phText(w.Cond.Text, tc.pub.ph)
-	d := &Defect{Kind: DefectNotRecorded, Category: "not-recorded", Pos: pos, End: end, Compare: &cc, Detail: bare + " = " + ph}
+	d := &Defect{Kind: DefectNotRecorded, Category: "not-recorded", Pos: pos, End: end, Compare: &cc, Detail: bare + " = " + ph, Record: bare + " = " + ph}
 	if at := recordAt(stmt, w.Cond.Text, tc.pub.ph, ph); at >= 0 && tc.pub.Pos.IsValid() {
 		base := tc.pub.Pos - token.Pos(tc.pub.Offset)
 		d.Edits = []Edit{{Pos: base + token.Pos(at), End: base + token.Pos(at), NewText: ", " + bare + " = " + ph}}

@@ -72,6 +72,11 @@ type Defect struct {
 	// Compare is, for a fencepredicate defect, the comparison it is
 	// about (cond.go): the column and token as written, the operator.
 	Compare *CondCompare
+	// Record is, for a DefectNotRecorded on a statement, the assignment
+	// that would record the token ("fence = $3"); "" when the write's
+	// language has no such fragment (a DynamoDB item), and Detail then
+	// says what the write lacks.
+	Record string
 
 	// Weak is, for DefectWeakToken, the weak value at its source (Pos);
 	// Detail then names where it is used as a token ("the fence of SQL
