@@ -56,12 +56,13 @@ func stmtWrites(recv string, argsFrom int, names ...string) []Write {
 }
 
 // sqlOutcome is the outcome of a SQL method by what it returns: Exec and
-// its variants a result whose RowsAffected() is 0 on a rejection,
-// QueryRow a row whose Scan says ErrNoRows (when the statement has
-// RETURNING), Query rows and a batch's Queue are not followed.
+// its variants (sqlx's NamedExec and MustExec too) a result whose
+// RowsAffected() is 0 on a rejection, QueryRow a row whose Scan says
+// ErrNoRows (when the statement has RETURNING), Query rows and a batch's
+// Queue are not followed.
 func sqlOutcome(method string) Outcome {
 	switch {
-	case strings.HasPrefix(method, "Exec"):
+	case strings.Contains(method, "Exec"):
 		return rowsAffected
 	case strings.HasPrefix(method, "QueryRow"):
 		return noRow

@@ -29,7 +29,7 @@ func TestNoReturn(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/noret/...")
 }
 
-// TestMore: ZooKeeper Multi, Azure Blob and Redis script outcomes.
+// TestMore: ZooKeeper Multi, Azure Blob, Redis script and sqlx outcomes.
 func TestMore(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/more")
 }

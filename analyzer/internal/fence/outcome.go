@@ -401,7 +401,12 @@ func repliesByNumber(src string) bool {
 // rowsAffected: result 0's declared Method (RowsAffected) is the number
 // of rows written, and 0 the rejection.
 func (j *outcomeJudge) rowsAffected() {
-	res := usedExtract(j.call, 0)
+	var res ssa.Value
+	if _, ok := j.call.Type().(*types.Tuple); ok {
+		res = usedExtract(j.call, 0)
+	} else if refs := j.call.Referrers(); refs != nil && len(*refs) > 0 {
+		res = j.call // sqlx's MustExec: the result alone (it panics on an error)
+	}
 	if res == nil {
 		j.set(j.k, j.decl.Name, Discarded)
 		return

@@ -1,5 +1,5 @@
 // Package more exercises the outcomes of fenced ZooKeeper Multi, Azure
-// Blob and Redis script writes.
+// Blob, Redis script and sqlx writes.
 package more
 
 import (
