@@ -50,6 +50,10 @@ var (
 	PrintPackages = map[string]bool{"fmt": true}
 )
 
+// Sprintf builds a key from a format: its constant prefix is the key's
+// (a key pattern for the fence map).
+const Sprintf = "fmt.Sprintf"
+
 // ClockPkg is the wall clock; ClockChecks are its functions and methods
 // that compare a reading with a deadline (time.Now().Before(expiry),
 // time.Until(exp)): a client-side expiry check, not a fence.

@@ -308,7 +308,7 @@ func constPrefix(v ssa.Value, depth int) string {
 			}
 		}
 	case *ssa.Call:
-		if fn := calleeFunc(v.Common()); fn != nil && fn.FullName() == "fmt.Sprintf" && len(v.Call.Args) > 0 {
+		if fn := calleeFunc(v.Common()); fn != nil && rules.Key(fn) == rules.Sprintf && len(v.Call.Args) > 0 {
 			if f, ok := constString(v.Call.Args[0]); ok {
 				if i := strings.Index(f, "%"); i >= 0 {
 					if i == 0 {

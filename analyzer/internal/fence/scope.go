@@ -1029,7 +1029,7 @@ func classifyCond(cond ssa.Value, fs failSet) (failOnTrue, known bool) {
 		}
 	case *ssa.Call:
 		// errors.Is(err, ErrLocked): true means not acquired.
-		if fn := calleeFunc(c.Common()); fn != nil && fn.FullName() == "errors.Is" {
+		if fn := calleeFunc(c.Common()); fn != nil && rules.ErrorMatchers[rules.Key(fn)] == "is" {
 			if args := c.Common().Args; len(args) > 0 && fs.errs[args[0]] {
 				return true, true
 			}

@@ -469,6 +469,7 @@ func ruleRefs() []ruleRef {
 		add(ruleRef{table: "rules (apipkgs.go)", kind: refType, key: k})
 	}
 	add(ruleRef{table: "rules (apipkgs.go)", kind: refFunc, key: rules.EtcdSessionCtx})
+	add(ruleRef{table: "rules (apipkgs.go)", kind: refFunc, key: rules.Sprintf})
 	for k := range rules.ErrorMatchers {
 		add(ruleRef{table: "rules.ErrorMatchers", kind: refFunc, key: k})
 	}
