@@ -200,6 +200,16 @@ type Write struct {
 	// Outcome is how the store reports that the write's condition
 	// rejected it (outcome.go); every Write declares one.
 	Outcome Outcome
+	// CreateOnly: a blind write that only creates what does not exist yet
+	// (ZooKeeper Create). It is not fenced, but it cannot overwrite a
+	// newer holder's data.
+	CreateOnly bool
+	// RecipeFlag, when not 0, is a bit of the integer argument
+	// RecipeFlagArg that makes the call a lock recipe's own bookkeeping
+	// rather than a protected write (ZooKeeper Create with FlagSequence
+	// makes the lock's queue node).
+	RecipeFlagArg int
+	RecipeFlag    int64
 }
 
 // Lib groups one library's knowledge.

@@ -9,6 +9,10 @@ var ZooKeeper = zooKeeper("go-zookeeper", "github.com/go-zookeeper/zk", true)
 // API fencelint relies on is the same, without Lock.LockWithData.
 var SamuelZooKeeper = zooKeeper("samuel/go-zookeeper", "github.com/samuel/go-zookeeper/zk", false)
 
+// zkFlagSequence is zk.FlagSequence: a sequential node, as the lock recipe
+// creates for its queue.
+const zkFlagSequence = 2
+
 func zooKeeper(name, zk string, lockWithData bool) Lib {
 	acquires := []Acquire{
 		{Func: "(*" + zk + ".Lock).Lock", Success: ErrNil, Lock: "ZooKeeper lock", NoToken: true, KeyArg: -1, LockIsReceiver: true},
@@ -30,7 +34,8 @@ func zooKeeper(name, zk string, lockWithData bool) Lib {
 		Writes: []Write{
 			{Func: "(*" + zk + ".Conn).Set", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 2, Outcome: badVersion},
 			{Func: "(*" + zk + ".Conn).Delete", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 1, Outcome: badVersion},
-			{Func: "(*" + zk + ".Conn).Create", Kind: KVBlind, Store: "ZooKeeper", KeyArg: 0, Outcome: NoOutcome},
+			{Func: "(*" + zk + ".Conn).Create", Kind: KVBlind, Store: "ZooKeeper", KeyArg: 0, Outcome: NoOutcome,
+				CreateOnly: true, RecipeFlagArg: 2, RecipeFlag: zkFlagSequence},
 			{Func: "(*" + zk + ".Conn).Multi", Kind: ZKMulti, Store: "ZooKeeper", KeyArg: -1, CheckType: zk + ".CheckVersionRequest", Outcome: badVersion},
 		},
 		LockTypes: []string{zk + ".Lock"},

@@ -487,14 +487,18 @@ func keyTarget(ps []ssa.Value, i int) string {
 func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 	ps := params(cc)
 	ev := &eval{isWrite: true, verdict: Unfenced, target: keyTarget(ps, w.KeyArg)}
-	if w.Store == "ZooKeeper" {
-		// Create with FlagSequence is the lock recipe's own node.
-		if len(ps) > 2 {
-			if flags, ok := constInt(ps[2]); ok && flags&2 != 0 {
-				return &eval{}
-			}
+	if w.RecipeFlag != 0 && w.RecipeFlagArg >= 0 && w.RecipeFlagArg < len(ps) {
+		// ZooKeeper's Create with FlagSequence is the lock recipe's own node.
+		if flags, ok := constInt(ps[w.RecipeFlagArg]); ok && flags&w.RecipeFlag != 0 {
+			return &eval{}
 		}
-		ev.detail = "a plain Create is not conditioned on the lock"
+	}
+	if w.CreateOnly {
+		name := "create"
+		if fn := calleeFunc(cc); fn != nil {
+			name = fn.Name()
+		}
+		ev.detail = "a plain " + name + " is not conditioned on the lock"
 		ev.createOnly = true
 		return ev
 	}

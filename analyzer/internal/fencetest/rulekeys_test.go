@@ -331,7 +331,11 @@ func writeArgs(w rules.Write) []argRef {
 		if w.KeyArg == -1 {
 			k.want = argOptional
 		}
-		return append([]argRef{k}, unread(q, a, in, v)...)
+		rf := argRef{"RecipeFlagArg", w.RecipeFlagArg, argInt}
+		if w.RecipeFlag == 0 {
+			rf.want = argUnread
+		}
+		return append([]argRef{k, rf}, unread(q, a, in, v)...)
 	case rules.ZKVersioned:
 		return append([]argRef{k, v}, unread(q, a, in)...)
 	}
