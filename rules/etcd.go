@@ -48,7 +48,7 @@ var EtcdKV = Lib{
 		{Func: "(" + etcdV3 + ".KV).Put", Kind: KVBlind, Store: "etcd", KeyArg: 1, Outcome: NoOutcome},
 		{Func: "(" + etcdV3 + ".KV).Delete", Kind: KVBlind, Store: "etcd", KeyArg: 1, Outcome: NoOutcome},
 		{Func: "(" + etcdV3 + ".Txn).Commit", Kind: EtcdTxnCommit, Store: "etcd", KeyArg: -1,
-			Outcome: Outcome{Kind: RejectFlagField, Name: "Succeeded == false", Field: "Succeeded"}},
+			Outcome: Outcome{Kind: RejectFlagField, Name: "Succeeded == false", Field: "Succeeded", Result: "TxnResponse"}},
 	},
 	Tokens: []Token{
 		{Field: etcdPB + ".ResponseHeader.Revision", Desc: "the response header's Revision"},

@@ -93,6 +93,9 @@ type Outcome struct {
 	Field  string
 	// Values are, for RejectReply, the methods that read the reply.
 	Values []string
+	// Result names, for RejectFlagField, the response type whose Field
+	// says it ("TxnResponse"), for messages.
+	Result string
 	// Sentinels are "pkgpath.Var" keys of the error variables the store
 	// answers a failed condition with (err == X, errors.Is(err, X)).
 	Sentinels []string

@@ -2,6 +2,7 @@ package silentreject
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
@@ -100,17 +101,26 @@ func message(w *fence.Write) string {
 	if acc == "" {
 		acc = "RowsAffected"
 	}
+	// lib is the library as messages name it: the first word of the
+	// store ("consul" for "consul KV"), and result the response type.
+	lib, result := w.Store, o.Result
+	if i := strings.IndexByte(lib, ' '); i > 0 {
+		lib = lib[:i]
+	}
+	if result == "" {
+		result = "response"
+	}
 	switch o.Handling {
 	case fence.Discarded:
 		switch o.Kind {
 		case fence.OutcomeRows:
 			return fmt.Sprintf("the result of fenced write via %s is discarded: a write the fence rejected (%s) looks like success; check %s() and abort when it is 0", call, rej, acc)
 		case fence.OutcomeRowsField:
-			return fmt.Sprintf("the result of fenced write via %s is discarded: gorm reports a write the fence rejected as RowsAffected == 0, not as an error; check it and abort", call)
+			return fmt.Sprintf("the result of fenced write via %s is discarded: %s reports a write the fence rejected as %s == 0, not as an error; check it and abort", call, lib, acc)
 		case fence.OutcomeOK:
-			return fmt.Sprintf("the ok result of fenced write via %s is discarded: consul reports a write its check rejected as ok == false with a nil error; abort when it is false", call)
+			return fmt.Sprintf("the ok result of fenced write via %s is discarded: %s reports a write its check rejected as %s with a nil error; abort when it is false", call, lib, rej)
 		case fence.OutcomeSucceeded:
-			return fmt.Sprintf("the TxnResponse of fenced write via %s is discarded: a failed If is not an error, only Succeeded == false says the write was rejected", call)
+			return fmt.Sprintf("the %s of fenced write via %s is discarded: a failed condition is not an error, only %s says the write was rejected", result, call, rej)
 		case fence.OutcomeError:
 			return fmt.Sprintf("the error of fenced write via %s is discarded: a failed condition (%s) is how the fence rejects a stale holder; return it or tell it apart with errors.As", call, rej)
 		case fence.OutcomeNoRow, fence.OutcomeCloseError:
@@ -125,11 +135,11 @@ func message(w *fence.Write) string {
 		case fence.OutcomeRows:
 			return fmt.Sprintf("fenced write via %s never compares %s(): a write the fence rejected (%s) looks like success; abort when it is 0", call, acc, rej)
 		case fence.OutcomeRowsField:
-			return fmt.Sprintf("fenced write via %s never compares RowsAffected: gorm reports a write the fence rejected as 0 rows, not as an error; abort when it is 0", call)
+			return fmt.Sprintf("fenced write via %s never compares %s: %s reports a write the fence rejected as %s, not as an error; abort when it is 0", call, acc, lib, rej)
 		case fence.OutcomeOK:
-			return fmt.Sprintf("fenced write via %s never tests its ok result: consul reports a write its check rejected as ok == false with a nil error; abort when it is false", call)
+			return fmt.Sprintf("fenced write via %s never tests its ok result: %s reports a write its check rejected as %s with a nil error; abort when it is false", call, lib, rej)
 		case fence.OutcomeSucceeded:
-			return fmt.Sprintf("fenced write via %s never reads TxnResponse.Succeeded: a failed If is not an error; abort when Succeeded is false", call)
+			return fmt.Sprintf("fenced write via %s never reads %s.%s: a failed condition is not an error; abort when %s is false", call, result, acc, acc)
 		case fence.OutcomeReply:
 			return fmt.Sprintf("fenced write via %s never compares the script's reply: the script answers a stale token with a number, not an error; check the reply and abort when it reports a stale token", call)
 		}

@@ -121,8 +121,9 @@ type Outcome struct {
 	Rejection string
 	Handling  Handling
 	// Accessor is the declared method or field that reads the rejection
-	// ("RowsAffected", "Succeeded"), for messages; "" when none.
-	Accessor string
+	// ("RowsAffected", "Succeeded"), and Result the declared response
+	// type ("TxnResponse"), for messages; "" when none.
+	Accessor, Result string
 	// Test is where the code tells the rejection apart (n == 0,
 	// errors.Is(err, ...)) for AsSuccess and Retried; NoPos otherwise.
 	Test token.Pos
@@ -206,7 +207,7 @@ func (j *outcomeJudge) set(k OutcomeKind, rejection string, h Handling) {
 	if j.decl.Field != "" {
 		acc = j.decl.Field
 	}
-	j.out = Outcome{Kind: k, Rejection: rejection, Handling: h, Accessor: acc}
+	j.out = Outcome{Kind: k, Rejection: rejection, Handling: h, Accessor: acc, Result: j.decl.Result}
 }
 
 // outcomeReader is the engine's reader of one declared rejection kind:
