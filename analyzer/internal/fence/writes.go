@@ -225,7 +225,7 @@ func callOf(instr ssa.Instruction) (*ssa.CallCommon, token.Pos) {
 
 // evalCall models the write condition of one call, if it is a write.
 func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, s *Scope) *eval {
-	fn := calleeFunc(cc)
+	fn := e.callee(cc)
 	if fn == nil {
 		return &eval{}
 	}
@@ -932,7 +932,7 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 			if i >= len(ps) {
 				continue
 			}
-			if _, ok := rules.LeaseOf(ps[i].Type()); ok {
+			if _, ok := e.leaseOf(ps[i].Type()); ok {
 				ev.verdict = Fenced // the helper is itself a scope on that lease
 				ev.helperScope = true
 				return ev
