@@ -94,3 +94,9 @@ func TestLuaRecord(t *testing.T) {
 func TestDeclaredScopes(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/declared")
 }
+
+// TestDeclaredScopesAcrossPackages: declared lease types and func values
+// reach importers as facts.
+func TestDeclaredScopesAcrossPackages(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/declaredx/app")
+}
