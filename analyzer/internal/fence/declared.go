@@ -385,11 +385,11 @@ func (e *engine) declaredScope(f *ssa.Function) bool {
 		if n := d.LockName(); n != "" {
 			lock = n + " lock held in " + fn.Name()
 		}
-		s := &Scope{Kind: ScopeTokenParam, Pos: fn.Pos(), Lock: lock, Source: "directive //fencelint:holds on " + fn.Name()}
+		s := &Scope{Kind: ScopeHeld, Pos: fn.Pos(), Lock: lock, Source: "directive //fencelint:holds on " + fn.Name()}
 		switch p := param(paramNamed(f.Signature, d.TokenParam())); {
 		case d.TokenParam() != "" && p != nil:
 			e.tokenParams[p] = p.Name()
-			s.Token = p.Name()
+			s.Kind, s.Pos, s.Token = ScopeTokenParam, p.Pos(), p.Name()
 		case f.Signature.Recv() != nil && first < len(f.Params):
 			s.Token = e.receiverToken(f.Params[0])
 			s.NoToken = s.Token == ""
@@ -409,7 +409,7 @@ func (e *engine) declaredScope(f *ssa.Function) bool {
 			e.tokenParams[p] = p.Name()
 			s.Lock, s.Token = "token parameter "+p.Name(), p.Name()
 		} else {
-			s.Lock, s.NoToken = "lock whose ID is parameter "+p.Name(), true
+			s.Kind, s.Lock, s.NoToken = ScopeHeld, "lock whose ID is parameter "+p.Name(), true
 		}
 		e.bodyScope[f] = s
 		return true

@@ -58,6 +58,7 @@ const (
 	ScopeTokenParam                  // body of a function taking a token
 	ScopeCallback                    // a callback run under a lock by a with-lock helper
 	ScopeLeading                     // a leader-election OnStartedLeading callback
+	ScopeHeld                        // a body declared to run under a lock its caller holds (//fencelint:holds, //fencelint:token ID)
 )
 
 // Scope is one lock scope.

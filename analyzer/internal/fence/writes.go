@@ -962,7 +962,7 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 				ev.fencedBy = append(ev.fencedBy, o.param)
 			}
 		}
-		if len(ev.fencedBy) > 0 && ff.Unfenced == "" {
+		if len(ev.fencedBy) > 0 && ff.Unfenced == "" && (s == nil || !s.NoToken) {
 			ev.verdict = Unfenced
 			ev.detail = fmt.Sprintf("the token does not reach %s's fence parameter", fn.Name())
 			return ev
@@ -1027,7 +1027,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 			ff = l
 		}
 	}
-	if bs := e.bodyScope[f]; bs != nil && (bs.Kind == ScopeLeaseParam || bs.Kind == ScopeTokenParam) {
+	if bs := e.bodyScope[f]; bs != nil && (bs.Kind == ScopeLeaseParam || bs.Kind == ScopeTokenParam || bs.Kind == ScopeHeld) {
 		// The function is a scope on its own lease or token parameter: its
 		// writes are judged inside it, so callers are told only which
 		// parameter fences them.
