@@ -16,6 +16,7 @@ import (
 	"github.com/fencelint/fencelint/analyzer/internal/directive"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/objectpath"
 )
 
 // LeaseTypeFact marks a named type declared //fencelint:lease.
@@ -396,6 +397,9 @@ func (e *engine) declaredScope(f *ssa.Function) bool {
 		default:
 			s.NoToken = true
 		}
+		if s.NoToken {
+			s.Hint = "if the lock does hand out a token, pass it in and name it (//fencelint:holds token=PARAM) or mark the receiver's token field or method //fencelint:token"
+		}
 		e.bodyScope[f] = s
 		return true
 	}
@@ -471,6 +475,9 @@ func (e *engine) exportDeclared() bool {
 		if fn == nil || v.Pkg() != e.pass.Pkg || (!v.IsField() && v.Parent() != e.pass.Pkg.Scope()) {
 			continue
 		}
+		if _, err := objectpath.For(v); err != nil {
+			continue // a field of a type declared inside a function: no other package can name it
+		}
 		if f := e.local[fn]; f != nil && !f.isZero() {
 			e.pass.ExportObjectFact(v, f)
 			any = true
@@ -524,4 +531,17 @@ func (e *engine) genDeclDirectives(d *ast.GenDecl, used map[token.Pos]bool) {
 			}
 		}
 	}
+}
+
+// leaseHint is the Scope.Hint of a lease declared //fencelint:lease that
+// hands out no token: the maintainer may have left its token unmarked.
+func (e *engine) leaseHint(t types.Type, noToken bool) string {
+	if !noToken || t == nil {
+		return ""
+	}
+	n := namedType(t)
+	if n == nil || !e.isDeclaredLease(n.Obj()) {
+		return ""
+	}
+	return "if " + n.Obj().Name() + " does carry a token, mark its field or method //fencelint:token"
 }

@@ -73,6 +73,9 @@ type Scope struct {
 	NoToken bool
 	// Token names the token where known ("lease.Token").
 	Token string
+	// Hint, for a lock without a token that a directive declared, says
+	// how to tell fencelint about a token it may carry after all.
+	Hint string
 	// Key is the lock's key where it is a constant or has a constant
 	// prefix ("/locks/account/*"); empty otherwise (the fence map).
 	Key string

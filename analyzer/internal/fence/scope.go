@@ -128,6 +128,7 @@ func (e *engine) signatureScope(f *ssa.Function) {
 				s.Token = p.Name() + "." + info.Token.Name()
 			} else {
 				s.NoToken = !e.structHasTokenField(t)
+				s.Hint = e.leaseHint(t, s.NoToken)
 			}
 			e.bodyScope[f] = s
 			return
@@ -643,7 +644,7 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	r := &region{
 		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai),
-			Source: ai.source, Key: e.lockKey(call, ai)},
+			Source: ai.source, Key: e.lockKey(call, ai), Hint: e.leaseHint(ai.leaseT, ai.noToken)},
 		call:  call,
 		acq:   ai,
 		spans: map[*ssa.BasicBlock][]span{},

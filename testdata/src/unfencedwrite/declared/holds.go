@@ -42,7 +42,7 @@ type StateClient struct{ db *sql.DB }
 
 //fencelint:holds
 func (c *StateClient) Put(ctx context.Context, data []byte) error {
-	_, err := c.db.ExecContext(ctx, "UPDATE state SET data = $1 WHERE name = 'default'", data) // want `under the lock held in Put is not fenced: .*the lock held in Put gives no token to fence with: mint a counter`
+	_, err := c.db.ExecContext(ctx, "UPDATE state SET data = $1 WHERE name = 'default'", data) // want `under the lock held in Put is not fenced: .*the lock held in Put gives no token to fence with: mint a counter .*; if the lock does hand out a token, pass it in and name it \(//fencelint:holds token=PARAM\) or mark the receiver's token field or method //fencelint:token; see https://`
 	return err
 }
 

@@ -91,7 +91,7 @@ func mutexBad(ctx context.Context, db *sql.DB, id string) error {
 		return err
 	}
 	defer m.Unlock(ctx)
-	_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", id) // want `under the lease Mutex from Lock is not fenced: .*the lease Mutex from Lock gives no token to fence with: mint a counter in the same atomic step as the grant .*; see https://`
+	_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", id) // want `under the lease Mutex from Lock is not fenced: .*the lease Mutex from Lock gives no token to fence with: mint a counter in the same atomic step as the grant .*; if Mutex does carry a token, mark its field or method //fencelint:token; see https://`
 	return err
 }
 

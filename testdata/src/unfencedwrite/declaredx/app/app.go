@@ -34,7 +34,7 @@ func bareBad(ctx context.Context, p *lib.Pool, db *sql.DB, id string) error {
 		return err
 	}
 	defer b.Release(ctx)
-	_, err = db.ExecContext(ctx, "UPDATE t SET v = 1 WHERE id = $1", id) // want `under the lease Bare from ClaimBare is not fenced: .*the lease Bare from ClaimBare gives no token to fence with`
+	_, err = db.ExecContext(ctx, "UPDATE t SET v = 1 WHERE id = $1", id) // want `under the lease Bare from ClaimBare is not fenced: .*the lease Bare from ClaimBare gives no token to fence with: .*; if Bare does carry a token, mark its field or method //fencelint:token; see https://`
 	return err
 }
 
