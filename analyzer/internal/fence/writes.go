@@ -1034,7 +1034,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		if e.writesAnywhere(f) {
 			ff.Write = true
 			for i, p := range f.Params {
-				if p.Pos() == bs.Pos {
+				if p.Pos() == bs.Pos && bs.Kind != ScopeHeld { // a lock ID parameter fences nothing
 					if f.Signature.Recv() != nil {
 						i--
 					}
