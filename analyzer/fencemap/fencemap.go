@@ -387,6 +387,8 @@ func scopeKind(k fence.ScopeKind) string {
 		return "callback"
 	case fence.ScopeLeading:
 		return "leader election"
+	case fence.ScopeHeld:
+		return "held by the caller"
 	}
 	return "scope"
 }

@@ -118,7 +118,11 @@ func Message(w *fence.Write) string {
 				b.WriteString("; " + says)
 			}
 		}
-		b.WriteString(": " + lintutil.NoTokenFix + "; see " + lintutil.NoTokenURL)
+		b.WriteString(": " + lintutil.NoTokenFix)
+		if w.Scope.Hint != "" {
+			b.WriteString("; " + w.Scope.Hint)
+		}
+		b.WriteString("; see " + lintutil.NoTokenURL)
 		return b.String()
 	}
 	if w.Scope.Token != "" && w.Verdict != fence.RecordedOnly {

@@ -88,3 +88,15 @@ func TestGuards(t *testing.T) {
 func TestLuaRecord(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/luarecord")
 }
+
+// TestDeclaredScopes: //fencelint:lease, //fencelint:token PARAM,
+// //fencelint:holds and directives on func values (issue 18 item 5).
+func TestDeclaredScopes(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/declared")
+}
+
+// TestDeclaredScopesAcrossPackages: declared lease types and func values
+// reach importers as facts.
+func TestDeclaredScopesAcrossPackages(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/declaredx/app")
+}

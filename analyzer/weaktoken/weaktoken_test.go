@@ -9,5 +9,5 @@ import (
 )
 
 func TestBasic(t *testing.T) {
-	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/basic")
+	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/basic", "weaktoken/declared")
 }

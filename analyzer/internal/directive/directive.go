@@ -6,7 +6,10 @@
 //	//fencelint:acquire            func/method: acquires a lock
 //	//fencelint:release            func/method: releases one
 //	//fencelint:token              struct field or method: the fencing token
-//	//fencelint:write [token=NAME] func/method: a storage write, fenced by parameter NAME
+//	//fencelint:token PARAM        func/method: parameter PARAM is the held lock's token (or ID)
+//	//fencelint:write [token=NAME] func/method, func-typed field or var: a storage write, fenced by parameter NAME
+//	//fencelint:lease              type: a lease or lock; a value obtained from a call holds it
+//	//fencelint:holds [NAME] [token=PARAM] func/method: its body runs under a lock it does not take
 //	//fencelint:ignore NAME[,NAME2] reason...
 //
 // They follow the Go directive convention (https://go.dev/doc/comment#directives):
@@ -35,10 +38,12 @@ const (
 	Release Kind = "release"
 	Token   Kind = "token"
 	Write   Kind = "write"
+	Lease   Kind = "lease"
+	Holds   Kind = "holds"
 	Ignore  Kind = "ignore"
 )
 
-var kinds = []Kind{Acquire, Release, Token, Write, Ignore}
+var kinds = []Kind{Acquire, Release, Token, Write, Lease, Holds, Ignore}
 
 // prefix is what every directive starts with. Comparing it before calling
 // ast.ParseDirective keeps the common case (any other comment) to one
@@ -107,9 +112,37 @@ func Parse(c *ast.Comment) (d Directive, ok bool, err error) {
 // silently ignored directive.
 func (d Directive) check() error {
 	switch d.Kind {
-	case Acquire, Release, Token:
+	case Acquire, Release, Lease:
 		if len(d.Args) > 0 {
 			return fmt.Errorf("//fencelint:%s takes no arguments, found %q", d.Kind, clip(strings.Join(d.Args, " ")))
+		}
+	case Token:
+		if len(d.Args) > 1 {
+			return fmt.Errorf("//fencelint:token takes at most one argument, a parameter name; found %q", clip(strings.Join(d.Args, " ")))
+		}
+		if len(d.Args) == 1 && !token.IsIdentifier(d.Args[0]) {
+			if strings.HasPrefix(d.Args[0], "token=") {
+				return fmt.Errorf("//fencelint:token: write the parameter name alone (//fencelint:token %s), not %q", clip(strings.TrimPrefix(d.Args[0], "token=")), clip(d.Args[0]))
+			}
+			return fmt.Errorf("//fencelint:token: %q is not a parameter name", clip(d.Args[0]))
+		}
+	case Holds:
+		named, seen := false, false
+		for _, a := range d.Args {
+			if v, ok := strings.CutPrefix(a, "token="); ok {
+				if !token.IsIdentifier(v) {
+					return fmt.Errorf("//fencelint:holds: token=%q is not a parameter name", clip(v))
+				}
+				if seen {
+					return fmt.Errorf("//fencelint:holds: token= given twice")
+				}
+				seen = true
+				continue
+			}
+			if named || seen || !token.IsIdentifier(a) {
+				return fmt.Errorf("//fencelint:holds: unexpected argument %q; want //fencelint:holds [NAME] [token=PARAM]", clip(a))
+			}
+			named = true
 		}
 	case Write:
 		seen := false
@@ -156,15 +189,33 @@ func (d Directive) Reason() string {
 	return strings.Join(d.Args[1:], " ")
 }
 
-// TokenParam returns the NAME of a //fencelint:write token=NAME directive,
-// "" if absent.
+// TokenParam returns the parameter a directive names as the token: NAME
+// of //fencelint:write token=NAME and //fencelint:holds token=NAME, PARAM
+// of //fencelint:token PARAM; "" if absent.
 func (d Directive) TokenParam() string {
-	if d.Kind != Write {
+	switch d.Kind {
+	case Token:
+		if len(d.Args) == 1 {
+			return d.Args[0]
+		}
+	case Write, Holds:
+		for _, a := range d.Args {
+			if v, ok := strings.CutPrefix(a, "token="); ok {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// LockName returns the NAME of //fencelint:holds NAME, "" if absent.
+func (d Directive) LockName() string {
+	if d.Kind != Holds {
 		return ""
 	}
 	for _, a := range d.Args {
-		if v, ok := strings.CutPrefix(a, "token="); ok {
-			return v
+		if !strings.HasPrefix(a, "token=") {
+			return a
 		}
 	}
 	return ""

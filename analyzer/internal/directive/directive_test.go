@@ -20,6 +20,12 @@ func TestParse(t *testing.T) {
 		{"//fencelint:acquire", true, Acquire, nil, ""},
 		{"//fencelint:release", true, Release, nil, ""},
 		{"//fencelint:token", true, Token, nil, ""},
+		{"//fencelint:token id", true, Token, []string{"id"}, ""},
+		{"//fencelint:lease", true, Lease, nil, ""},
+		{"//fencelint:holds", true, Holds, nil, ""},
+		{"//fencelint:holds leadership", true, Holds, []string{"leadership"}, ""},
+		{"//fencelint:holds leadership token=term", true, Holds, []string{"leadership", "token=term"}, ""},
+		{"//fencelint:holds token=term", true, Holds, []string{"token=term"}, ""},
 		{"//fencelint:write", true, Write, nil, ""},
 		{"//fencelint:write token=fence", true, Write, []string{"token=fence"}, ""},
 		{"//fencelint:write   token=fence  ", true, Write, []string{"token=fence"}, ""},
@@ -43,7 +49,15 @@ func TestParse(t *testing.T) {
 		{"//fencelint: acquire", true, "", nil, "malformed directive"},
 		{"//fencelint:", true, "", nil, "malformed directive"},
 		{"//fencelint:acquire now", true, "", nil, "//fencelint:acquire takes no arguments"},
-		{"//fencelint:token x", true, "", nil, "takes no arguments"},
+		{"//fencelint:token x y", true, "", nil, "takes at most one argument"},
+		{"//fencelint:token token=x", true, "", nil, "write the parameter name alone (//fencelint:token x)"},
+		{"//fencelint:token 1x", true, "", nil, "is not a parameter name"},
+		{"//fencelint:lease Token", true, "", nil, "//fencelint:lease takes no arguments"},
+		{"//fencelint:holds a b", true, "", nil, "unexpected argument \"b\""},
+		{"//fencelint:holds token=t a", true, "", nil, "unexpected argument \"a\""},
+		{"//fencelint:holds token=", true, "", nil, "is not a parameter name"},
+		{"//fencelint:holds token=a token=b", true, "", nil, "given twice"},
+		{"//fencelint:leas", true, "", nil, "did you mean //fencelint:lease?"},
 		{"//fencelint:write fence", true, "", nil, "unknown argument \"fence\""},
 		{"//fencelint:write token=", true, "", nil, "is not a parameter name"},
 		{"//fencelint:write token=func", true, "", nil, "is not a parameter name"},
@@ -101,6 +115,15 @@ func TestAccessors(t *testing.T) {
 	}
 	if got := parse("//fencelint:write token=fence").TokenParam(); got != "fence" {
 		t.Errorf("TokenParam = %q", got)
+	}
+	if got := parse("//fencelint:token id").TokenParam(); got != "id" {
+		t.Errorf("TokenParam of token PARAM = %q", got)
+	}
+	if h := parse("//fencelint:holds leader token=term"); h.TokenParam() != "term" || h.LockName() != "leader" {
+		t.Errorf("holds accessors: %q %q", h.TokenParam(), h.LockName())
+	}
+	if h := parse("//fencelint:holds token=term"); h.LockName() != "" {
+		t.Errorf("holds LockName without a name = %q", h.LockName())
 	}
 	w := parse("//fencelint:write")
 	if w.TokenParam() != "" || w.Analyzers() != nil || w.Reason() != "" {

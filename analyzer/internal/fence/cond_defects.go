@@ -216,6 +216,8 @@ func scopeNote(s *Scope) string {
 		return "callback run under the lock here"
 	case ScopeLeading:
 		return "leader-election callback registered here"
+	case ScopeHeld:
+		return "declared to run under a lock its caller holds"
 	}
 	return "lock scope"
 }

@@ -28,51 +28,25 @@ func (e *engine) collectDirectives() {
 				if fn == nil {
 					continue
 				}
-				for _, dir := range directive.Of(d.Doc) {
+				ds := directive.Of(d.Doc)
+				for _, dir := range ds {
 					used[dir.Pos] = true
 					if e.checkFuncDirective(fn, dir) {
 						e.applyFuncDirective(fn, dir)
 					}
 				}
+				e.lateFuncDirectiveProblems(fn, ds)
 			case *ast.GenDecl:
-				for _, dir := range directive.Of(d.Doc) {
-					used[dir.Pos] = true
-					e.notApplicable(dir, "a "+d.Tok.String()+" declaration")
-				}
-				for _, spec := range d.Specs {
-					switch sp := spec.(type) {
-					case *ast.ValueSpec:
-						for _, dir := range directive.Of(sp.Doc, sp.Comment) {
-							used[dir.Pos] = true
-							e.notApplicable(dir, "a "+d.Tok.String()+" declaration")
-						}
-						continue
-					case *ast.TypeSpec:
-						for _, dir := range directive.Of(sp.Doc, sp.Comment) {
-							used[dir.Pos] = true
-							e.notApplicable(dir, "a type declaration")
-						}
-						if it, ok := sp.Type.(*ast.InterfaceType); ok {
-							e.interfaceDirectives(it, used)
-							continue
-						}
-						st, ok := sp.Type.(*ast.StructType)
-						if !ok {
-							continue
-						}
-						for _, field := range st.Fields.List {
-							e.fieldDirectives(field, used)
-						}
-					}
-				}
+				e.genDeclDirectives(d, used)
 			}
 		}
 	}
 	e.unattachedDirectives(used)
 }
 
-// fieldDirectives applies //fencelint:token on a struct field; no other
-// directive applies to a field.
+// fieldDirectives applies //fencelint:token on a struct field, and
+// //fencelint:write or //fencelint:acquire on a func-typed one (a func
+// value holding the write or the acquire).
 func (e *engine) fieldDirectives(field *ast.Field, used map[token.Pos]bool) {
 	for _, dir := range directive.Of(field.Doc, field.Comment) {
 		used[dir.Pos] = true
@@ -80,7 +54,18 @@ func (e *engine) fieldDirectives(field *ast.Field, used map[token.Pos]bool) {
 			continue
 		}
 		if dir.Kind != directive.Token {
-			e.notApplicable(dir, "a struct field")
+			for _, name := range field.Names {
+				if v, ok := e.pass.TypesInfo.Defs[name].(*types.Var); ok {
+					e.funcValueDirective(v, dir, "field")
+				}
+			}
+			if len(field.Names) == 0 {
+				e.notApplicable(dir, "an embedded field")
+			}
+			continue
+		}
+		if dir.TokenParam() != "" {
+			e.directiveProblem(dir, "//fencelint:token %s does nothing on a struct field: on a field the directive takes no argument (//fencelint:token); the PARAM form goes on a function", dir.TokenParam())
 			continue
 		}
 		for _, name := range field.Names {
@@ -177,7 +162,13 @@ func (e *engine) applyFuncDirective(fn *types.Func, d directive.Directive) {
 	case directive.Release:
 		e.factFor(fn).Release = true
 	case directive.Token:
+		if d.TokenParam() != "" {
+			e.applyDeclaringFuncDirective(fn, d)
+			return
+		}
 		e.factFor(fn).Token = true
+	case directive.Holds:
+		e.applyDeclaringFuncDirective(fn, d)
 	case directive.Write:
 		f := e.factFor(fn)
 		f.Write = true
@@ -295,6 +286,9 @@ func (e *engine) exportFacts() {
 	}
 	for v := range e.tokenFields {
 		e.pass.ExportObjectFact(v, new(TokenFieldFact))
+		any = true
+	}
+	if e.exportDeclared() {
 		any = true
 	}
 	if any || declaresLease(e.pass.Pkg) {

@@ -30,8 +30,22 @@ func (e *engine) notApplicable(d directive.Directive, what string) {
 	if d.Kind == directive.Ignore {
 		return // ignores stand anywhere; directive.Ignores judges them
 	}
-	e.directiveProblem(d, "//fencelint:%s does nothing on %s: it goes on a function, a method or an interface method%s",
-		d.Kind, what, map[bool]string{true: " (or, for token, a struct field)", false: ""}[d.Kind != directive.Token])
+	e.directiveProblem(d, "//fencelint:%s does nothing on %s: it goes on %s", d.Kind, what, placeOf(d.Kind))
+}
+
+// placeOf says where a directive of kind k goes.
+func placeOf(k directive.Kind) string {
+	switch k {
+	case directive.Write, directive.Acquire:
+		return "a function, a method, an interface method, or a func-typed struct field or package variable"
+	case directive.Token:
+		return "a struct field, a method or an interface method (the token), or a function (//fencelint:token PARAM)"
+	case directive.Lease:
+		return "a type declaration"
+	case directive.Holds:
+		return "a function or a method with a body"
+	}
+	return "a function, a method or an interface method"
 }
 
 // checkFuncDirective reports a directive on fn that cannot take effect and
@@ -41,6 +55,8 @@ func (e *engine) checkFuncDirective(fn *types.Func, d directive.Directive) bool 
 	switch d.Kind {
 	case directive.Ignore:
 		return false
+	case directive.Lease, directive.Holds:
+		return e.checkDeclaringFuncDirective(fn, d)
 	case directive.Write:
 		name := d.TokenParam()
 		if name == "" {
@@ -56,7 +72,10 @@ func (e *engine) checkFuncDirective(fn *types.Func, d directive.Directive) bool 
 		e.directiveProblem(d, "//fencelint:write token=%s does nothing: %s has no parameter %s (its parameters: %s)", name, fn.Name(), name, strings.Join(names, ", "))
 		return false
 	case directive.Token:
-		if sig.Results().Len() == 0 || !canHoldToken(sig.Results().At(0).Type()) {
+		if d.TokenParam() != "" {
+			return e.checkDeclaringFuncDirective(fn, d)
+		}
+		if sig.Results().Len() == 0 || !e.canHoldToken(sig.Results().At(0).Type()) {
 			e.directiveProblem(d, "//fencelint:token on %s does nothing: its first result must be the integer token (or a lease holding one)", fn.Name())
 			return false
 		}
@@ -65,11 +84,11 @@ func (e *engine) checkFuncDirective(fn *types.Func, d directive.Directive) bool 
 }
 
 // canHoldToken: an integer, or a lease-shaped type that carries one.
-func canHoldToken(t types.Type) bool {
+func (e *engine) canHoldToken(t types.Type) bool {
 	if rules.IsIntegerLike(t) {
 		return true
 	}
-	info, ok := rules.LeaseOf(t)
+	info, ok := e.leaseOf(t)
 	return ok && info.Token != nil
 }
 

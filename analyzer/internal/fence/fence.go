@@ -22,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "shared engine of fencelint: lock scopes, token flow, write conditions and facts",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Model)(nil)),
-	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact)},
+	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact), new(LeaseTypeFact)},
 }
 
 // allFuncs turns the per-function filter off (see selectDecls): an escape
@@ -164,6 +164,7 @@ type engine struct {
 	sessions          map[*Scope]ssa.Value          // the transaction or pinned connection holding an advisory-lock scope
 	sites             map[*Write]writeSite          // where each write is in SSA (outcome.go)
 	noret             *noReturns                    // calls that cannot return (noreturn.go)
+	decl              *declared                     // declared leases, holds, token parameters, func values (declared.go)
 
 	// weak tokens (weak.go)
 	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write

@@ -72,7 +72,7 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 		return e.callOrigin(v, depth, seen)
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok {
-			if f := e.calleeFact(calleeFunc(call.Common())); f != nil && f.Acquire && f.TokenResult == v.Index {
+			if f := e.calleeFact(e.callee(call.Common())); f != nil && f.Acquire && f.TokenResult == v.Index {
 				return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 			}
 		}
@@ -188,12 +188,12 @@ func (e *engine) paramCarrier(base ssa.Value) *origin {
 
 // isLeaseTokenMethod: lease.Token(), lease.FencingToken() on a
 // lease-shaped type, returning an integer.
-func isLeaseTokenMethod(fn *types.Func) bool {
+func (e *engine) isLeaseTokenMethod(fn *types.Func) bool {
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() == nil || sig.Results().Len() == 0 || !rules.IsTokenFieldName(fn.Name()) {
 		return false
 	}
-	if _, ok := rules.LeaseOf(sig.Recv().Type()); !ok {
+	if _, ok := e.leaseOf(sig.Recv().Type()); !ok {
 		return false
 	}
 	return rules.IsIntegerLike(sig.Results().At(0).Type())
@@ -233,7 +233,7 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 		if f := e.calleeFact(fn); f != nil && f.Token {
 			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 		}
-		if isLeaseTokenMethod(fn) {
+		if e.isLeaseTokenMethod(fn) {
 			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 		}
 		if _, isWrite := rules.WriteOf(fn); isWrite {
@@ -272,7 +272,7 @@ func (e *engine) fieldOrigin(ptrOrStruct types.Type, index int, pos token.Pos) *
 	if t, ok := rules.TokenOfField(ptrOrStruct, f); ok {
 		return e.ruleOrigin(t, desc, e.selectorPos(pos))
 	}
-	if info, ok := rules.LeaseOf(ptrOrStruct); ok && info.Token == f {
+	if info, ok := e.leaseOf(ptrOrStruct); ok && info.Token == f {
 		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}
 	}
 	if e.isTokenField(f) {

@@ -252,7 +252,7 @@ func (e *engine) livenessChan(ch ssa.Value) (token.Pos, bool) {
 	if isSession(recv.Type()) || rules.IsLockType(recv.Type()) {
 		return call.Pos(), true
 	}
-	if _, ok := rules.LeaseOf(recv.Type()); ok {
+	if _, ok := e.leaseOf(recv.Type()); ok {
 		return call.Pos(), true
 	}
 	if r, ok := stripValue(recv).(*ssa.Call); ok { // session.Ctx().Done()

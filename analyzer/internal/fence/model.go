@@ -58,6 +58,7 @@ const (
 	ScopeTokenParam                  // body of a function taking a token
 	ScopeCallback                    // a callback run under a lock by a with-lock helper
 	ScopeLeading                     // a leader-election OnStartedLeading callback
+	ScopeHeld                        // a body declared to run under a lock its caller holds (//fencelint:holds, //fencelint:token ID)
 )
 
 // Scope is one lock scope.
@@ -72,6 +73,9 @@ type Scope struct {
 	NoToken bool
 	// Token names the token where known ("lease.Token").
 	Token string
+	// Hint, for a lock without a token that a directive declared, says
+	// how to tell fencelint about a token it may carry after all.
+	Hint string
 	// Key is the lock's key where it is a constant or has a constant
 	// prefix ("/locks/account/*"); empty otherwise (the fence map).
 	Key string

@@ -560,7 +560,7 @@ func (c *optChecker) checkFields(tn *types.TypeName, st *ast.StructType) {
 		return
 	}
 	kind := ""
-	if _, ok := rules.LeaseOf(named); ok {
+	if _, ok := c.e.leaseOf(named); ok {
 		kind = "lease"
 	} else if c.writerParamTypes[named] || rules.IsRequestTypeName(tn.Name()) {
 		kind = "request"
@@ -646,7 +646,7 @@ func (c *optChecker) tokenParams(fn *types.Func) map[int]bool {
 		if sig.Variadic() && i == sig.Params().Len()-1 {
 			t = t.(*types.Slice).Elem()
 		}
-		if _, ok := rules.LeaseOf(t); ok || rules.IsLockType(t) {
+		if _, ok := c.e.leaseOf(t); ok || rules.IsLockType(t) {
 			delete(out, i) // a lease may be nil-checked; its token is what matters
 			continue
 		}

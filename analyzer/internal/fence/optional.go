@@ -36,7 +36,7 @@ func (e *engine) tokenParamFacts() {
 			var tp []int
 			if f := e.local[fn]; f != nil {
 				for _, i := range f.FencedBy {
-					if isScalarTokenParam(fn, i) {
+					if e.isScalarTokenParam(fn, i) {
 						tp = appendUnique(tp, i)
 					}
 				}
@@ -44,7 +44,7 @@ func (e *engine) tokenParamFacts() {
 			params := fn.Type().(*types.Signature).Params()
 			for i := 0; i < params.Len(); i++ {
 				p := params.At(i)
-				if isTokenShape(p.Type(), tokenTypes) && (rules.IsTokenParamName(p.Name()) || tokenTypes[tokenElem(p.Type())]) {
+				if (isTokenShape(p.Type(), tokenTypes) && (rules.IsTokenParamName(p.Name()) || tokenTypes[tokenElem(p.Type())])) || e.declaredTokenParam(fn, i) {
 					tp = appendUnique(tp, i)
 				}
 			}
@@ -121,13 +121,13 @@ func (e *engine) isWriteSQL(q string) bool {
 
 // isScalarTokenParam: a FencedBy parameter that a caller can pass a literal
 // 0 or nil for (not a lease, lock object or struct).
-func isScalarTokenParam(fn *types.Func, i int) bool {
+func (e *engine) isScalarTokenParam(fn *types.Func, i int) bool {
 	params := fn.Type().(*types.Signature).Params()
 	if i < 0 || i >= params.Len() {
 		return false
 	}
 	t := params.At(i).Type()
-	if _, ok := rules.LeaseOf(t); ok || rules.IsLockType(t) {
+	if _, ok := e.leaseOf(t); ok || rules.IsLockType(t) {
 		return false
 	}
 	return rules.IsIntegerLike(t)
@@ -144,7 +144,7 @@ func (e *engine) leaseTokenTypes() map[types.Type]bool {
 			if !ok {
 				continue
 			}
-			if info, ok := rules.LeaseOf(tn.Type()); ok && info.Token != nil {
+			if info, ok := e.leaseOf(tn.Type()); ok && info.Token != nil {
 				if n, ok := tokenElem(info.Token.Type()).(*types.Named); ok { // Token *Token too
 					out[n] = true
 				}

@@ -225,11 +225,14 @@ func (p *prefilter) object(fd *ast.FuncDecl, obj types.Object) bool {
 		sig, ok := obj.Type().(*types.Signature)
 		return ok && p.signature(sig)
 	case *types.Var:
-		if p.e.tokenFields[obj] {
-			return true
+		if p.e.tokenFields[obj] || (p.e.decl != nil && p.e.decl.funcVars[obj] != nil) {
+			return true // a token field, or a func value declared a write or an acquire
 		}
 		if obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg && obj.IsField() && p.pkg(obj.Pkg()) {
 			return true
+		}
+		if _, isFunc := obj.Type().Underlying().(*types.Signature); isFunc && obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg && p.pkg(obj.Pkg()) {
+			return true // a func variable of a package with facts may hold a declared write or acquire
 		}
 		return p.typ(obj.Type())
 	case *types.TypeName:
@@ -304,7 +307,7 @@ func (p *prefilter) scopeType(t types.Type) bool {
 	if !ok {
 		return false
 	}
-	if _, ok := rules.LeaseOf(n); ok {
+	if _, ok := p.e.leaseOf(n); ok {
 		return true
 	}
 	return rules.IsLockType(n) || isTokenType(n)

@@ -94,6 +94,9 @@ func (e *engine) signatureScope(f *ssa.Function) {
 	if e.bodyScope[f] != nil || f.Signature == nil {
 		return
 	}
+	if e.declaredScope(f) {
+		return // //fencelint:holds or //fencelint:token PARAM
+	}
 	if fn, ok := f.Object().(*types.Func); ok {
 		if rules.IsReleaseName(fn.Name()) || rules.IsRenewName(fn.Name()) {
 			return
@@ -109,7 +112,7 @@ func (e *engine) signatureScope(f *ssa.Function) {
 		}
 	}
 	if recv := f.Signature.Recv(); recv != nil {
-		if _, ok := rules.LeaseOf(recv.Type()); ok {
+		if _, ok := e.leaseOf(recv.Type()); ok {
 			return // a lease's own methods (Valid, Renew, ...) hold nothing
 		}
 	}
@@ -119,12 +122,13 @@ func (e *engine) signatureScope(f *ssa.Function) {
 	}
 	for _, p := range f.Params[first:] {
 		t := p.Type()
-		if info, ok := rules.LeaseOf(t); ok {
+		if info, ok := e.leaseOf(t); ok {
 			s := &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name(), Source: "lease-shaped type " + info.Named.Obj().Name()}
 			if info.Token != nil {
 				s.Token = p.Name() + "." + info.Token.Name()
 			} else {
 				s.NoToken = !e.structHasTokenField(t)
+				s.Hint = e.leaseHint(t, s.NoToken)
 			}
 			e.bodyScope[f] = s
 			return
@@ -156,7 +160,7 @@ func (e *engine) releasingParamScope(f *ssa.Function) {
 	for _, p := range f.Params[first:] {
 		t := p.Type()
 		var s *Scope
-		if info, ok := rules.LeaseOf(t); ok {
+		if info, ok := e.leaseOf(t); ok {
 			s = &Scope{Kind: ScopeLeaseParam, Pos: p.Pos(), Lock: info.Named.Obj().Name() + " held in parameter " + p.Name(), Source: "lease-shaped type " + info.Named.Obj().Name()}
 			if info.Token != nil {
 				s.Token = p.Name() + "." + info.Token.Name()
@@ -238,6 +242,9 @@ func isTokenType(t types.Type) bool {
 }
 
 func (e *engine) structHasTokenField(t types.Type) bool {
+	if e.typeHasTokenMethod(t) {
+		return true // a //fencelint:token method hands the token out
+	}
 	st, ok := derefStruct(t)
 	if !ok {
 		return false
@@ -272,7 +279,7 @@ func lockTypeToken(t types.Type, name string) (noToken bool, token string) {
 // acquireOf classifies a call as an acquire.
 func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 	cc := call.Common()
-	fn := calleeFunc(cc)
+	fn := e.callee(cc)
 	if fn == nil {
 		return acquireInfo{}, false
 	}
@@ -312,12 +319,12 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		return acquireInfo{}, false
 	}
 	t := sig.Results().At(0).Type()
-	info, ok := rules.LeaseOf(t)
+	info, ok := e.leaseOf(t)
 	if !ok {
 		return acquireInfo{}, false
 	}
 	if recv := sig.Recv(); recv != nil {
-		if _, ok := rules.LeaseOf(recv.Type()); ok {
+		if _, ok := e.leaseOf(recv.Type()); ok {
 			return acquireInfo{}, false // lease.Renew() returning a lease is bookkeeping
 		}
 	}
@@ -526,7 +533,7 @@ func (e *engine) forwardsCallback(f *ssa.Function, cb ssa.Value, scope *Scope) {
 		ff.Callback = idx
 		ff.NoToken = scope.NoToken
 		for j, a := range args {
-			if _, ok := rules.LeaseOf(a.Type()); ok || rules.IsLockType(a.Type()) || e.originOf(a).isToken() {
+			if _, ok := e.leaseOf(a.Type()); ok || rules.IsLockType(a.Type()) || e.originOf(a).isToken() {
 				ff.LeaseArg = j
 				break
 			}
@@ -596,7 +603,7 @@ func (e *engine) withLockCall(f *ssa.Function, cc *ssa.CallCommon, pos token.Pos
 		p := fn.Params[ff.LeaseArg]
 		e.tokenParams[p] = p.Name()
 		s.Token = p.Name()
-		if info, ok := rules.LeaseOf(p.Type()); ok && info.Token != nil {
+		if info, ok := e.leaseOf(p.Type()); ok && info.Token != nil {
 			delete(e.tokenParams, p) // its token field is the token, not the whole lease
 			s.Token = p.Name() + "." + info.Token.Name()
 		}
@@ -637,7 +644,7 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	r := &region{
 		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai),
-			Source: ai.source, Key: e.lockKey(call, ai)},
+			Source: ai.source, Key: e.lockKey(call, ai), Hint: e.leaseHint(ai.leaseT, ai.noToken)},
 		call:  call,
 		acq:   ai,
 		spans: map[*ssa.BasicBlock][]span{},
@@ -728,7 +735,7 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 // Acquires whose lock is their receiver (m.Lock()) have no handle.
 func (e *engine) handleDropped(r *region) bool {
 	lockHandle := func(t types.Type) bool {
-		if _, ok := rules.LeaseOf(t); ok {
+		if _, ok := e.leaseOf(t); ok {
 			return true
 		}
 		return rules.IsLockType(t)
@@ -827,8 +834,11 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 	case ai.libRule != nil && ai.libRule.Token != "":
 		return recv + ai.libRule.Token
 	case ai.leaseT != nil:
-		if info, ok := rules.LeaseOf(ai.leaseT); ok && info.Token != nil {
+		if info, ok := e.leaseOf(ai.leaseT); ok && info.Token != nil {
 			return "the lease's " + info.Token.Name()
+		}
+		if m := e.tokenMethodOf(ai.leaseT); m != "" {
+			return "the lease's " + m + "()"
 		}
 	case ai.fromFact:
 		return e.factToken(call, ai)
@@ -842,7 +852,7 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 // ("h.Seq"); otherwise "the token Acquire returns" (issue 18: a
 // directive-made lock must still say what to fence with).
 func (e *engine) factToken(call *ssa.Call, ai acquireInfo) string {
-	fn := calleeFunc(call.Common())
+	fn := e.callee(call.Common())
 	if fn == nil {
 		return ""
 	}
@@ -860,7 +870,7 @@ func (e *engine) factToken(call *ssa.Call, ai acquireInfo) string {
 		}
 		for j := 0; j < st.NumFields(); j++ {
 			f := st.Field(j)
-			if !e.isTokenField(f) && !isLeaseToken(sig.Results().At(i).Type(), f) {
+			if !e.isTokenField(f) && !e.isLeaseToken(sig.Results().At(i).Type(), f) {
 				continue
 			}
 			if name := e.assignedName(call, i); name != "" {
@@ -872,8 +882,8 @@ func (e *engine) factToken(call *ssa.Call, ai acquireInfo) string {
 	return ""
 }
 
-func isLeaseToken(t types.Type, f *types.Var) bool {
-	info, ok := rules.LeaseOf(t)
+func (e *engine) isLeaseToken(t types.Type, f *types.Var) bool {
+	info, ok := e.leaseOf(t)
 	return ok && info.Token == f
 }
 
@@ -1075,12 +1085,12 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 	if r.acq.leaseT != nil && rules.IsReleaseName(fn.Name()) {
 		// lease.Release(ctx) or store.Release(ctx, lease)
 		if recv := receiver(cc); recv != nil {
-			if _, ok := rules.LeaseOf(recv.Type()); ok {
+			if _, ok := e.leaseOf(recv.Type()); ok {
 				return true
 			}
 		}
 		for _, a := range params(cc) {
-			if _, ok := rules.LeaseOf(a.Type()); ok {
+			if _, ok := e.leaseOf(a.Type()); ok {
 				return true
 			}
 		}
@@ -1369,7 +1379,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 		ff.Callback = idx
 		ff.NoToken = r.scope.NoToken
 		for j, a := range c.Common().Args {
-			if _, ok := rules.LeaseOf(a.Type()); ok || rules.IsLockType(a.Type()) || e.originOf(a).isToken() {
+			if _, ok := e.leaseOf(a.Type()); ok || rules.IsLockType(a.Type()) || e.originOf(a).isToken() {
 				ff.LeaseArg = j
 				break
 			}
@@ -1389,7 +1399,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	sig := f.Signature
 	hasLease := false
 	for i := 0; i < sig.Results().Len(); i++ {
-		if _, ok := rules.LeaseOf(sig.Results().At(i).Type()); ok {
+		if _, ok := e.leaseOf(sig.Results().At(i).Type()); ok {
 			hasLease = true
 		}
 	}

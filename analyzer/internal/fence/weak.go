@@ -195,7 +195,7 @@ func (e *engine) weakInFunc(f *ssa.Function, add func(weakSource, string, *Write
 				if !ok {
 					continue
 				}
-				info, ok := rules.LeaseOf(fa.X.Type())
+				info, ok := e.leaseOf(fa.X.Type())
 				if !ok || info.Token == nil {
 					continue
 				}

@@ -225,7 +225,7 @@ func callOf(instr ssa.Instruction) (*ssa.CallCommon, token.Pos) {
 
 // evalCall models the write condition of one call, if it is a write.
 func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, s *Scope) *eval {
-	fn := calleeFunc(cc)
+	fn := e.callee(cc)
 	if fn == nil {
 		return &eval{}
 	}
@@ -954,7 +954,7 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 			if i >= len(ps) {
 				continue
 			}
-			if _, ok := rules.LeaseOf(ps[i].Type()); ok {
+			if _, ok := e.leaseOf(ps[i].Type()); ok {
 				ev.verdict = Fenced // the helper is itself a scope on that lease
 				ev.helperScope = true
 				return ev
@@ -984,7 +984,7 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 				ev.fencedBy = append(ev.fencedBy, o.param)
 			}
 		}
-		if len(ev.fencedBy) > 0 && ff.Unfenced == "" {
+		if len(ev.fencedBy) > 0 && ff.Unfenced == "" && (s == nil || !s.NoToken) {
 			ev.verdict = Unfenced
 			ev.detail = fmt.Sprintf("the token does not reach %s's fence parameter", fn.Name())
 			return ev
@@ -1049,14 +1049,14 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 			ff = l
 		}
 	}
-	if bs := e.bodyScope[f]; bs != nil && (bs.Kind == ScopeLeaseParam || bs.Kind == ScopeTokenParam) {
+	if bs := e.bodyScope[f]; bs != nil && (bs.Kind == ScopeLeaseParam || bs.Kind == ScopeTokenParam || bs.Kind == ScopeHeld) {
 		// The function is a scope on its own lease or token parameter: its
 		// writes are judged inside it, so callers are told only which
 		// parameter fences them.
 		if e.writesAnywhere(f) {
 			ff.Write = true
 			for i, p := range f.Params {
-				if p.Pos() == bs.Pos {
+				if p.Pos() == bs.Pos && bs.Kind != ScopeHeld { // a lock ID parameter fences nothing
 					if f.Signature.Recv() != nil {
 						i--
 					}

@@ -30,12 +30,12 @@ type Handle struct {
 	Seq   uint64 //fencelint:token
 }
 
-// want +1 `//fencelint:acquire does nothing on a type declaration: it goes on a function, a method or an interface method \(or, for token, a struct field\)`
+// want +1 `//fencelint:acquire does nothing on a type declaration: it goes on a function, a method, an interface method, or a func-typed struct field or package variable$`
 //fencelint:acquire
 type Locker struct{}
 
 type Row struct {
-	// want +1 `//fencelint:write does nothing on a struct field: it goes on a function, a method or an interface method \(or, for token, a struct field\)`
+	// want +1 `//fencelint:write on field Data of type \[\]byte does nothing: on a field it goes only where the field holds a function \(a func type\)`
 	//fencelint:write
 	Data []byte
 }
