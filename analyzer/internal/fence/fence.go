@@ -164,6 +164,7 @@ type engine struct {
 	sessions          map[*Scope]ssa.Value          // the transaction or pinned connection holding an advisory-lock scope
 	sites             map[*Write]writeSite          // where each write is in SSA (outcome.go)
 	noret             *noReturns                    // calls that cannot return (noreturn.go)
+	forwards          map[*ssa.Function][]Forward   // writes whose statement is a parameter (forward.go)
 
 	// weak tokens (weak.go)
 	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write

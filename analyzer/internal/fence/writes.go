@@ -87,7 +87,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			}
 			ev := e.evalCall(f, instr, cc, s)
 			e.noteBlind(instr, cc, pos, s, ev)
-			if ev.isWrite && ev.store == "SQL" && e.underSession(s, sqlSession(cc)) {
+			if ev.isWrite && ev.store == "SQL" && e.underSession(s, e.sessionOf(cc)) {
 				continue // under an advisory lock held by this same transaction or session
 			}
 			if ev.unit != nil {
@@ -916,6 +916,12 @@ func (e *engine) isLockKeyField(fa *ssa.FieldAddr) bool {
 // evalHelper: calls of functions that write (directives, facts, local
 // summaries).
 func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func, s *Scope) *eval {
+	if ev := e.evalForwarded(cc, fn); ev != nil {
+		if ev.verdict == Unfenced && s != nil && s.NoToken {
+			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
+		}
+		return ev // a helper running the caller's statement (forward.go)
+	}
 	ff := e.calleeFact(fn)
 	if ff == nil {
 		if callee, ok := cc.Value.(*ssa.Function); ok && callee.Pkg == e.pkg && !cc.IsInvoke() {
@@ -1085,6 +1091,12 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 			ff.Unfenced = unfenced
 			ff.CreateOnly = unfenced != "" && createOnly
 		}
+		if fn, ok := f.Object().(*types.Func); ok {
+			e.local[fn] = ff
+		}
+	}
+	if fws := e.forwardsOf(f); len(fws) > 0 {
+		ff.Forwards = fws // exported: callers in other packages judge them
 		if fn, ok := f.Object().(*types.Func); ok {
 			e.local[fn] = ff
 		}

@@ -1,0 +1,15 @@
+package unfencedwrite_test
+
+import (
+	"testing"
+
+	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestForwardingHelpers: helpers whose SQL, script or arguments are
+// parameters are judged at each call site with the caller's statement and
+// arguments, through two levels and across packages (issue 13 item 3).
+func TestForwardingHelpers(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/forward", "unfencedwrite/forward/app")
+}
