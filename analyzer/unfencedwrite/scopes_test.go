@@ -13,3 +13,10 @@ import (
 func TestForwardingHelpers(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/forward", "unfencedwrite/forward/app")
 }
+
+// TestScopes: scopes reached through closures defined before the lock,
+// two levels of with-lock helpers, a lease kept in a field, and a lock
+// held in the receiver (issue 13 item 4).
+func TestScopes(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/scopes")
+}

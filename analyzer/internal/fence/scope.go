@@ -593,6 +593,9 @@ func (e *engine) withLockCall(f *ssa.Function, cc *ssa.CallCommon, pos token.Pos
 	if ff.Callback >= len(ps) {
 		return
 	}
+	if e.forwardCallbackParam(f, ps[ff.Callback], ff) {
+		return // a with-lock helper handing its own callback on (flowscopes.go)
+	}
 	fn := funcOf(ps[ff.Callback])
 	if fn == nil || (e.bodyScope[fn] != nil && e.bodyScope[fn].Kind != ScopeTokenParam) {
 		return // a lease parameter already says it all; a token name says less than the helper

@@ -227,7 +227,7 @@ func callOf(instr ssa.Instruction) (*ssa.CallCommon, token.Pos) {
 func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, s *Scope) *eval {
 	fn := calleeFunc(cc)
 	if fn == nil {
-		return &eval{}
+		return e.evalClosureCall(cc, s) // save() of a closure defined before the lock (flowscopes.go)
 	}
 	if rules.IsRelease(fn) || rules.IsRenew(fn) {
 		if _, isWrite := rules.WriteOf(fn); !isWrite {
@@ -928,10 +928,16 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 			ff = e.summary(callee)
 		}
 	}
+	return e.evalHelperFact(cc, ff, fn.Name(), s)
+}
+
+// evalHelperFact judges a call of a helper named name whose summary or
+// fact is ff.
+func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s *Scope) *eval {
 	if ff == nil || !ff.Write {
 		return &eval{}
 	}
-	ev := &eval{isWrite: true, helper: fn.Name(), store: "storage", resources: ff.Resources}
+	ev := &eval{isWrite: true, helper: name, store: "storage", resources: ff.Resources}
 	ps := params(cc)
 	if len(ff.FencedBy) > 0 {
 		for _, i := range ff.FencedBy {
@@ -970,12 +976,12 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 		}
 		if len(ev.fencedBy) > 0 && ff.Unfenced == "" {
 			ev.verdict = Unfenced
-			ev.detail = fmt.Sprintf("the token does not reach %s's fence parameter", fn.Name())
+			ev.detail = fmt.Sprintf("the token does not reach %s's fence parameter", name)
 			return ev
 		}
 		if ff.Unfenced == "" {
 			ev.verdict = Unfenced
-			ev.detail = fmt.Sprintf("no fencing token reaches %s's fence parameter", fn.Name())
+			ev.detail = fmt.Sprintf("no fencing token reaches %s's fence parameter", name)
 			if s != nil && s.NoToken {
 				ev.detail += "; the " + s.Lock + " gives no token to fence with"
 			}
@@ -997,15 +1003,15 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 			}
 		}
 		ev.verdict = Unfenced
-		ev.detail = fmt.Sprintf("no fencing token is passed to %s", fn.Name())
+		ev.detail = fmt.Sprintf("no fencing token is passed to %s", name)
 		if s != nil && s.NoToken {
-			ev.detail = fmt.Sprintf("no fencing token is passed to %s; the %s gives no token to fence with", fn.Name(), s.Lock)
+			ev.detail = fmt.Sprintf("no fencing token is passed to %s; the %s gives no token to fence with", name, s.Lock)
 		}
 		return ev
 	}
 	if ff.Unfenced != "" {
 		ev.verdict = Unfenced
-		ev.detail = fmt.Sprintf("%s does %s", fn.Name(), ff.Unfenced)
+		ev.detail = fmt.Sprintf("%s does %s", name, ff.Unfenced)
 		if s != nil && s.NoToken {
 			ev.detail += "; the " + s.Lock + " gives no token to fence with"
 		}
