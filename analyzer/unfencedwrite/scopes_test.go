@@ -20,3 +20,10 @@ func TestForwardingHelpers(t *testing.T) {
 func TestScopes(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/scopes")
 }
+
+// TestReceiverLock: a type whose method takes a lock and keeps it in the
+// receiver runs its other exported methods under it, up to their first
+// release (issue 13 item 4, terraform's remote-state clients).
+func TestReceiverLock(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/recvlock")
+}
