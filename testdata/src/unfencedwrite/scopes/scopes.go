@@ -94,7 +94,7 @@ type Lease struct {
 type Leaser struct{}
 
 func (l *Leaser) Acquire(ctx context.Context, name string) (*Lease, error) { return &Lease{}, nil }
-func (l *Leaser) Release(ctx context.Context, lease *Lease) error         { return nil }
+func (l *Leaser) Release(ctx context.Context, lease *Lease) error          { return nil }
 
 // Worker keeps the lease it holds in a field for the methods it calls.
 type Worker struct {
