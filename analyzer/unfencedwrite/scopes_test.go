@@ -27,3 +27,9 @@ func TestScopes(t *testing.T) {
 func TestReceiverLock(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/recvlock")
 }
+
+// TestVendoredLibraries: vendored copies of a modelled library (vendor/,
+// Godeps/_workspace/src/) are the library (issue 13 item 4).
+func TestVendoredLibraries(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/vendored", "unfencedwrite/godeps")
+}

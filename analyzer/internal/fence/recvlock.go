@@ -1,6 +1,7 @@
 package fence
 
 import (
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -106,10 +107,26 @@ func isRecvField(v ssa.Value, recv *ssa.Parameter) *ssa.FieldAddr {
 	if u, ok := v.(*ssa.UnOp); ok {
 		v = u.X
 	}
-	if fa, ok := v.(*ssa.FieldAddr); ok && stripValue(fa.X) == recv {
+	if fa, ok := v.(*ssa.FieldAddr); ok && isRecv(fa.X, recv) {
 		return fa
 	}
 	return nil
+}
+
+// isRecv: v is the receiver, or its value loaded from the cell SSA boxes
+// it in when a closure captures it.
+func isRecv(v ssa.Value, recv *ssa.Parameter) bool {
+	v = stripValue(v)
+	if v == ssa.Value(recv) {
+		return true
+	}
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if alloc, ok := u.X.(*ssa.Alloc); ok {
+			vals := storesTo(alloc)
+			return len(vals) == 1 && vals[0] == ssa.Value(recv)
+		}
+	}
+	return false
 }
 
 // keptInReceiver: the lock object is a field of the receiver

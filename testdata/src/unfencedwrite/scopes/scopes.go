@@ -126,3 +126,61 @@ func (w *Worker) flushBad(ctx context.Context) error {
 	_, err := w.db.ExecContext(ctx, "UPDATE docs SET body = 'z' WHERE id = $1", "w")
 	return err
 }
+
+// JobLease's only expiry field is unexported: a lease without a token.
+type JobLease struct {
+	owner    string
+	expireAt int64
+}
+
+// CacheLock's expiry is named like one (validUntil): a lease without a token.
+type CacheLock struct {
+	key        string
+	validUntil time.Time
+}
+
+type Locks struct{}
+
+func (l *Locks) TakeJob(ctx context.Context, id string) (*JobLease, error) { return &JobLease{}, nil }
+func (l *Locks) ReleaseJob(ctx context.Context, lease *JobLease) error     { return nil }
+
+type CacheLocks struct{}
+
+func (l *CacheLocks) TakeCache(ctx context.Context, key string) (*CacheLock, error) {
+	return &CacheLock{}, nil
+}
+
+func (l *CacheLocks) Release(ctx context.Context, lk *CacheLock) error { return nil }
+
+func unexportedExpiryBad(ctx context.Context, l *Locks, db *sql.DB, id string) error {
+	lease, err := l.TakeJob(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer l.ReleaseJob(ctx, lease)
+	_, err = db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `SQL write via db.ExecContext to jobs under the lease JobLease from TakeJob is not fenced`
+	return err
+}
+
+func expiryNamedBad(ctx context.Context, l *CacheLocks, db *sql.DB, key string) error {
+	lk, err := l.TakeCache(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer l.Release(ctx, lk)
+	_, err = db.ExecContext(ctx, "UPDATE cache SET v = 'x' WHERE k = $1", key) // want `SQL write via db.ExecContext to cache under the lease CacheLock from TakeCache is not fenced`
+	return err
+}
+
+func expiryNamedReleasedGood(ctx context.Context, l *CacheLocks, db *sql.DB, key string) error {
+	lk, err := l.TakeCache(ctx, key)
+	if err != nil {
+		return err
+	}
+	if err := l.Release(ctx, lk); err != nil {
+		return err
+	}
+	// ok: the lease was released before the write
+	_, err = db.ExecContext(ctx, "UPDATE cache SET v = 'x' WHERE k = $1", key)
+	return err
+}
