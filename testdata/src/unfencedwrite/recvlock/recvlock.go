@@ -181,3 +181,43 @@ func (s *Syncer) Save(ctx context.Context, v string) error {
 	_, err := s.cli.Put(ctx, "sync", v)
 	return err
 }
+
+// WatchedClient's lock method captures the receiver in a goroutine that
+// watches the lock (SSA then boxes c): it still keeps the lock in c.
+type WatchedClient struct {
+	Client *api.Client
+	Path   string
+	lock   *api.Lock
+	lost   chan struct{}
+}
+
+func (c *WatchedClient) lockState() error {
+	l, err := c.Client.LockKey(c.Path + "/.lock")
+	if err != nil {
+		return err
+	}
+	c.lock = l
+	ch, err := c.lock.Lock(nil)
+	if err != nil {
+		return err
+	}
+	if ch == nil {
+		return errLocked
+	}
+	go func() {
+		<-ch
+		close(c.lost)
+	}()
+	return nil
+}
+
+func (c *WatchedClient) Put(data []byte) error {
+	_, err := c.Client.KV().Put(&api.KVPair{Key: c.Path, Value: data}, nil) // want `consul KV write via c.Client.KV\(\).Put under the consul lock held in the WatchedClient by lockState is not fenced`
+	return err
+}
+
+// PutCAS checks and sets: ok.
+func (c *WatchedClient) PutCAS(data []byte, index uint64) (bool, error) {
+	ok, _, err := c.Client.KV().CAS(&api.KVPair{Key: c.Path, Value: data, ModifyIndex: index}, nil)
+	return ok, err
+}
