@@ -29,14 +29,14 @@ func keyOf(fn *types.Func) funcKey {
 		if fn.Pkg() == nil {
 			return funcKey{name: fn.Name()}
 		}
-		return funcKey{pkg: fn.Pkg().Path(), name: fn.Name()}
+		return funcKey{pkg: LibPath(fn.Pkg().Path()), name: fn.Name()}
 	}
 	t, ptr := sig.Recv().Type(), false
 	if p, ok := t.(*types.Pointer); ok {
 		t, ptr = p.Elem(), true
 	}
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
-		return funcKey{pkg: n.Obj().Pkg().Path(), recv: n.Obj().Name(), ptr: ptr, name: fn.Name()}
+		return funcKey{pkg: LibPath(n.Obj().Pkg().Path()), recv: n.Obj().Name(), ptr: ptr, name: fn.Name()}
 	}
 	// An unnamed receiver ("(interface).M" from export data): rare enough
 	// to key by the full string.

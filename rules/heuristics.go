@@ -61,7 +61,7 @@ func LeaseOf(t types.Type) (LeaseInfo, bool) {
 		if IsTokenFieldName(f.Name()) && IsIntegerLike(f.Type()) {
 			return LeaseInfo{Named: n, Token: f}, true
 		}
-		if expiryFieldNames[exportedName(f.Name())] {
+		if IsExpiryField(f) {
 			expiry = true
 		}
 	}
@@ -69,6 +69,29 @@ func LeaseOf(t types.Type) (LeaseInfo, bool) {
 		return LeaseInfo{Named: n}, true
 	}
 	return LeaseInfo{}, false
+}
+
+// IsExpiryField reports whether a struct field holds a lease's expiry:
+// one of expiryFieldNames in any case (ExpiresAt, expireAt), or a time
+// (time.Time, or an integer such as Unix milliseconds) whose name says it
+// is one (validUntil, leaseExpiry, expirationTime, lockDeadline).
+func IsExpiryField(f *types.Var) bool {
+	name := exportedName(f.Name())
+	if expiryFieldNames[name] {
+		return true
+	}
+	lower := strings.ToLower(name)
+	if !strings.Contains(lower, "expir") && !strings.HasSuffix(lower, "until") && !strings.HasSuffix(lower, "deadline") {
+		return false
+	}
+	t := f.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" {
+		return n.Obj().Name() == "Time"
+	}
+	return IsIntegerLike(t)
 }
 
 // HasLeaseSuffix reports whether a type name ends like a lease-shaped

@@ -30,7 +30,7 @@ func IsRedisCommand(fn *types.Func) bool {
 }
 
 func redisKey(fn *types.Func) (funcKey, bool) {
-	if fn.Pkg() == nil || !IsGoRedisPath(fn.Pkg().Path()) {
+	if fn.Pkg() == nil || !IsGoRedisPath(LibPath(fn.Pkg().Path())) {
 		return funcKey{}, false
 	}
 	sig, ok := fn.Type().(*types.Signature)

@@ -345,7 +345,7 @@ func lookupKey(fn *types.Func) funcKey {
 }
 
 // IsKnownPath reports whether importing path can make a package relevant.
-func IsKnownPath(path string) bool { return knownPaths[path] }
+func IsKnownPath(path string) bool { return knownPaths[LibPath(path)] }
 
 // libraryModules are the modules whose behaviour rules/ describes: their
 // own packages are never analysed for facts (their Unlock deletes a key,
@@ -382,6 +382,7 @@ var appDirs = map[string]bool{
 // knows (its behaviour comes from the tables, not from analysing it), as
 // opposed to an application that merely lives in the library's module.
 func IsLibraryPackage(path string) bool {
+	path = LibPath(path)
 	for _, m := range wholeModules {
 		if hasPathPrefix(path, m) {
 			return true
@@ -425,7 +426,7 @@ func TokenOfField(owner types.Type, f *types.Var) (*Token, bool) {
 	if n == nil || n.Obj().Pkg() == nil {
 		return nil, false
 	}
-	t, ok := tokenByField[n.Obj().Pkg().Path()+"."+n.Obj().Name()+"."+f.Name()]
+	t, ok := tokenByField[LibPath(n.Obj().Pkg().Path())+"."+n.Obj().Name()+"."+f.Name()]
 	return t, ok
 }
 
@@ -442,7 +443,7 @@ func TypeKey(t types.Type) string {
 	if n == nil || n.Obj().Pkg() == nil {
 		return ""
 	}
-	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+	return LibPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
 }
 
 // HasTypeKey reports whether t (or *t) is the named type key.
@@ -474,7 +475,7 @@ func IsCallbackField(owner types.Type, f *types.Var) bool {
 	if n == nil || n.Obj().Pkg() == nil {
 		return false
 	}
-	return callbacks[n.Obj().Pkg().Path()+"."+n.Obj().Name()+"."+f.Name()]
+	return callbacks[LibPath(n.Obj().Pkg().Path())+"."+n.Obj().Name()+"."+f.Name()]
 }
 
 // namedOf strips pointers and aliases down to a named type.

@@ -54,6 +54,10 @@ type FuncFact struct {
 	// a path at its calls. It is exported even where nothing else is, and
 	// alone it does not make a package relevant.
 	NoReturn bool
+	// Forwards: writes whose statement, script or arguments are the
+	// function's parameters (exec(ctx, q, args...)); each call site judges
+	// them with its own constants and arguments (forward.go).
+	Forwards []Forward
 }
 
 func (*FuncFact) AFact() {}
@@ -97,13 +101,16 @@ func (f *FuncFact) String() string {
 	if f.NoReturn {
 		parts = append(parts, "noreturn")
 	}
+	for _, fw := range f.Forwards {
+		parts = append(parts, fw.String())
+	}
 	return strings.Join(parts, " ")
 }
 
 // isZero reports whether the fact says nothing and need not be exported;
 // NoReturn aside, which the engine keeps apart (noreturn.go).
 func (f *FuncFact) isZero() bool {
-	return !f.Acquire && !f.Release && f.Callback < 0 && !f.Write && !f.Token && len(f.TokenParams) == 0
+	return !f.Acquire && !f.Release && f.Callback < 0 && !f.Write && !f.Token && len(f.TokenParams) == 0 && len(f.Forwards) == 0
 }
 
 func newFuncFact() *FuncFact { return &FuncFact{TokenResult: -1, Callback: -1, LeaseArg: -1} }

@@ -165,6 +165,8 @@ type engine struct {
 	sites             map[*Write]writeSite          // where each write is in SSA (outcome.go)
 	noret             *noReturns                    // calls that cannot return (noreturn.go)
 	decl              *declared                     // declared leases, holds, token parameters, func values (declared.go)
+	forwards          map[*ssa.Function][]Forward   // writes whose statement is a parameter (forward.go)
+	recvTokens        map[*types.Var]bool           // receiver fields a lock-holding method stores a token in (recvlock.go)
 
 	// weak tokens (weak.go)
 	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write
@@ -358,6 +360,9 @@ func (e *engine) analyze() {
 		e.memo = map[ssa.Value]*origin{}
 	}
 	e.regionsFound = true
+	// 2b. Types that keep a lock in their receiver run their other
+	// methods under it (recvlock.go).
+	e.guardStep("receiver locks", e.receiverScopes)
 	// 3. Closures and goroutines started inside a scope inherit it. Anon
 	// functions follow their parents in e.funcs, so one pass suffices for
 	// nesting; a second catches named callbacks registered later.

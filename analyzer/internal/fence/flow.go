@@ -275,7 +275,7 @@ func (e *engine) fieldOrigin(ptrOrStruct types.Type, index int, pos token.Pos) *
 	if info, ok := e.leaseOf(ptrOrStruct); ok && info.Token == f {
 		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}
 	}
-	if e.isTokenField(f) {
+	if e.isTokenField(f) || e.recvTokens[f] {
 		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}
 	}
 	return nil

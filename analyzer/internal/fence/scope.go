@@ -301,6 +301,12 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{}, false
 	}
+	if acquire, _, session := e.forwardedAdvisory(cc); acquire {
+		// lock(ctx, conn, "SELECT pg_advisory_lock($1)", id): a helper that
+		// runs the caller's SQL (forward.go).
+		return acquireInfo{success: successOf(fn), lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
+			advisory: true, session: session, source: "SQL: PostgreSQL advisory lock function via " + fn.Name()}, true
+	}
 	if f := e.calleeFact(fn); f != nil && f.Acquire {
 		lock := f.Lock
 		if lock == "" {
@@ -593,6 +599,9 @@ func (e *engine) withLockCall(f *ssa.Function, cc *ssa.CallCommon, pos token.Pos
 	ps := params(cc)
 	if ff.Callback >= len(ps) {
 		return
+	}
+	if e.forwardCallbackParam(f, ps[ff.Callback], ff) {
+		return // a with-lock helper handing its own callback on (flowscopes.go)
 	}
 	fn := funcOf(ps[ff.Callback])
 	if fn == nil || (e.bodyScope[fn] != nil && e.bodyScope[fn].Kind != ScopeTokenParam) {
@@ -1065,6 +1074,9 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 	}
 	if r.acq.advisory {
 		_, release, _ := advisorySQL(fn, cc)
+		if !release {
+			_, release, _ = e.forwardedAdvisory(cc)
+		}
 		return release
 	}
 	if releasesOther(r, cc) {
@@ -1273,6 +1285,9 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 		return true
 	}
 	_, release, _ := advisorySQL(fn, cc)
+	if !release {
+		_, release, _ = e.forwardedAdvisory(cc)
+	}
 	return release
 }
 

@@ -25,6 +25,29 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 		// Dynamic SQL is not guessed at: precision first.
 		return &eval{unit: nil}
 	}
+	var args []ssa.Value
+	argsOK := false
+	variadic := false
+	if fn := calleeFunc(cc); fn != nil {
+		variadic = fn.Type().(*types.Signature).Variadic()
+	}
+	if w.ArgsFrom < len(ps) {
+		if variadic && w.ArgsFrom == len(ps)-1 {
+			args, argsOK = unpackVariadic(ps[w.ArgsFrom])
+		} else {
+			args, argsOK = ps[w.ArgsFrom:], true
+		}
+	} else {
+		argsOK = true
+	}
+	return e.evalSQLText(query, args, argsOK, unit)
+}
+
+// evalSQLText judges the SQL text query run with arguments args (argsOK:
+// they are all known) in transaction or batch unit, if any: the reading of
+// a database call, and of a call of a helper that forwards its SQL
+// (forward.go).
+func (e *engine) evalSQLText(query string, args []ssa.Value, argsOK bool, unit ssa.Value) *eval {
 	stmts := e.parseSQL(query)
 	if len(stmts) == 0 {
 		return &eval{}
@@ -41,21 +64,6 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 	}
 	if stmt == nil {
 		return &eval{unit: unit} // a read
-	}
-	var args []ssa.Value
-	argsOK := false
-	variadic := false
-	if fn := calleeFunc(cc); fn != nil {
-		variadic = fn.Type().(*types.Signature).Variadic()
-	}
-	if w.ArgsFrom < len(ps) {
-		if variadic && w.ArgsFrom == len(ps)-1 {
-			args, argsOK = unpackVariadic(ps[w.ArgsFrom])
-		} else {
-			args, argsOK = ps[w.ArgsFrom:], true
-		}
-	} else {
-		argsOK = true
 	}
 	b := &binder{e: e, args: args, ok: argsOK}
 	ev := &eval{isWrite: true, store: "SQL", target: stmt.Table, unit: unit, sql: query}

@@ -297,16 +297,25 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if !ok {
 		return &eval{}
 	}
+	var args []ssa.Value
+	if w.ArgsFrom < len(ps) {
+		args, _ = unpackVariadic(ps[w.ArgsFrom])
+	}
+	return e.evalScriptText(script, args, func(compared map[int]bool) *RedisShape {
+		return e.redisScriptShape(cc, w, script, compared)
+	})
+}
+
+// evalScriptText judges a Lua script run with ARGV args: the reading of a
+// script call, and of a call of a helper that forwards its script
+// (forward.go). shape records the call's shape for the Redis proof.
+func (e *engine) evalScriptText(script string, args []ssa.Value, shape func(compared map[int]bool) *RedisShape) *eval {
 	if !luaWrites.MatchString(script) {
 		return &eval{} // a read-only script
 	}
 	ev := &eval{isWrite: true, store: "Redis"}
 	compared := comparedArgv(script)
-	var args []ssa.Value
-	if w.ArgsFrom < len(ps) {
-		args, _ = unpackVariadic(ps[w.ArgsFrom])
-	}
-	ev.redis = e.redisScriptShape(cc, w, script, compared)
+	ev.redis = shape(compared)
 	sawCompare := false
 	for n := range compared {
 		sawCompare = true

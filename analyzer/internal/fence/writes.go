@@ -87,7 +87,7 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			}
 			ev := e.evalCall(f, instr, cc, s)
 			e.noteBlind(instr, cc, pos, s, ev)
-			if ev.isWrite && ev.store == "SQL" && e.underSession(s, sqlSession(cc)) {
+			if ev.isWrite && ev.store == "SQL" && e.underSession(s, e.sessionOf(cc)) {
 				continue // under an advisory lock held by this same transaction or session
 			}
 			if ev.unit != nil {
@@ -227,7 +227,7 @@ func callOf(instr ssa.Instruction) (*ssa.CallCommon, token.Pos) {
 func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, s *Scope) *eval {
 	fn := e.callee(cc)
 	if fn == nil {
-		return &eval{}
+		return e.evalClosureCall(cc, s) // save() of a closure defined before the lock (flowscopes.go)
 	}
 	if rules.IsRelease(fn) || rules.IsRenew(fn) {
 		if _, isWrite := rules.WriteOf(fn); !isWrite {
@@ -938,16 +938,28 @@ func (e *engine) isLockKeyField(fa *ssa.FieldAddr) bool {
 // evalHelper: calls of functions that write (directives, facts, local
 // summaries).
 func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func, s *Scope) *eval {
+	if ev := e.evalForwarded(cc, fn); ev != nil {
+		if ev.verdict == Unfenced && s != nil && s.NoToken {
+			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
+		}
+		return ev // a helper running the caller's statement (forward.go)
+	}
 	ff := e.calleeFact(fn)
 	if ff == nil {
 		if callee, ok := cc.Value.(*ssa.Function); ok && callee.Pkg == e.pkg && !cc.IsInvoke() {
 			ff = e.summary(callee)
 		}
 	}
+	return e.evalHelperFact(cc, ff, fn.Name(), s)
+}
+
+// evalHelperFact judges a call of a helper named name whose summary or
+// fact is ff.
+func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s *Scope) *eval {
 	if ff == nil || !ff.Write {
 		return &eval{}
 	}
-	ev := &eval{isWrite: true, helper: fn.Name(), store: "storage", resources: ff.Resources}
+	ev := &eval{isWrite: true, helper: name, store: "storage", resources: ff.Resources}
 	ps := params(cc)
 	if len(ff.FencedBy) > 0 {
 		for _, i := range ff.FencedBy {
@@ -986,12 +998,12 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 		}
 		if len(ev.fencedBy) > 0 && ff.Unfenced == "" && (s == nil || !s.NoToken) {
 			ev.verdict = Unfenced
-			ev.detail = fmt.Sprintf("the token does not reach %s's fence parameter", fn.Name())
+			ev.detail = fmt.Sprintf("the token does not reach %s's fence parameter", name)
 			return ev
 		}
 		if ff.Unfenced == "" {
 			ev.verdict = Unfenced
-			ev.detail = fmt.Sprintf("no fencing token reaches %s's fence parameter", fn.Name())
+			ev.detail = fmt.Sprintf("no fencing token reaches %s's fence parameter", name)
 			if s != nil && s.NoToken {
 				ev.detail += "; the " + s.Lock + " gives no token to fence with"
 			}
@@ -1013,15 +1025,15 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 			}
 		}
 		ev.verdict = Unfenced
-		ev.detail = fmt.Sprintf("no fencing token is passed to %s", fn.Name())
+		ev.detail = fmt.Sprintf("no fencing token is passed to %s", name)
 		if s != nil && s.NoToken {
-			ev.detail = fmt.Sprintf("no fencing token is passed to %s; the %s gives no token to fence with", fn.Name(), s.Lock)
+			ev.detail = fmt.Sprintf("no fencing token is passed to %s; the %s gives no token to fence with", name, s.Lock)
 		}
 		return ev
 	}
 	if ff.Unfenced != "" {
 		ev.verdict = Unfenced
-		ev.detail = fmt.Sprintf("%s does %s", fn.Name(), ff.Unfenced)
+		ev.detail = fmt.Sprintf("%s does %s", name, ff.Unfenced)
 		if s != nil && s.NoToken {
 			ev.detail += "; the " + s.Lock + " gives no token to fence with"
 		}
@@ -1107,6 +1119,12 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 			ff.Unfenced = unfenced
 			ff.CreateOnly = unfenced != "" && createOnly
 		}
+		if fn, ok := f.Object().(*types.Func); ok {
+			e.local[fn] = ff
+		}
+	}
+	if fws := e.forwardsOf(f); len(fws) > 0 {
+		ff.Forwards = fws // exported: callers in other packages judge them
 		if fn, ok := f.Object().(*types.Func); ok {
 			e.local[fn] = ff
 		}

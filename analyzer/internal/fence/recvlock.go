@@ -1,0 +1,217 @@
+package fence
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A lock held in the receiver (issue 13 item 4). A type whose own method
+// takes a lock and returns holding it, keeping the lock, its handle or
+// its state in a field of the receiver (terraform's remote-state clients:
+// Lock() takes a consul or PostgreSQL advisory lock, Put() writes the
+// state), runs its other exported methods under that lock: they are what
+// the lock's holder calls between Lock and Unlock. Each such method is a
+// region from its entry to the first release it makes (a method that
+// unlocks before writing writes outside the lock).
+//
+// Kept narrow for precision: the acquiring method must return with the
+// lock held on some path (no deferred release) and store into the
+// receiver inside the region; methods that take or release a lock
+// themselves, lock-named methods, and methods already in a scope are
+// left alone. Token values the acquiring method stores into the
+// receiver's fields are tokens when the other methods read them back.
+
+// receiverScopes finds the types that hold a lock in their receiver and
+// opens the regions of their other methods.
+func (e *engine) receiverScopes() {
+	type holder struct {
+		scope  *Scope
+		method *ssa.Function
+	}
+	holders := map[*types.TypeName]holder{}
+	for _, f := range e.funcs {
+		tn := recvTypeName(f)
+		if tn == nil || f.Parent() != nil || hasDeferredRelease(e, f) {
+			continue
+		}
+		if _, done := holders[tn]; done {
+			continue
+		}
+		recv := f.Params[0]
+		for _, r := range e.regions[f] {
+			if r.call == nil || !r.holdsAtReturn(f) || !e.keptInReceiver(f, r, recv) {
+				continue
+			}
+			e.receiverTokenFields(f, r, recv)
+			s := &Scope{Kind: ScopeAcquire, Pos: r.scope.Pos, Key: r.scope.Key,
+				Lock:    r.scope.Lock + " held in the " + tn.Name() + " by " + f.Name(),
+				NoToken: r.scope.NoToken,
+				Source:  "lock held in the receiver: " + tn.Name() + "." + f.Name() + " (" + r.scope.Source + ")"}
+			if !s.NoToken {
+				s.Token = "the token of the lock " + f.Name() + " keeps in the " + tn.Name()
+			}
+			holders[tn] = holder{scope: s, method: f}
+			break
+		}
+	}
+	if len(holders) == 0 {
+		return
+	}
+	if len(e.recvTokens) > 0 {
+		e.memo = map[ssa.Value]*origin{} // field reads traced before are tokens now
+	}
+	for _, g := range e.funcs {
+		tn := recvTypeName(g)
+		h, ok := holders[tn]
+		if !ok || g == h.method || g.Parent() != nil || !e.runsUnderReceiverLock(g) {
+			continue
+		}
+		e.receiverRegion(g, h.scope)
+	}
+}
+
+// recvTypeName returns the named type of a method's receiver, nil for
+// functions and interface methods.
+func recvTypeName(f *ssa.Function) *types.TypeName {
+	if f.Signature.Recv() == nil || len(f.Params) == 0 {
+		return nil
+	}
+	t := f.Signature.Recv().Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || types.IsInterface(n) {
+		return nil
+	}
+	return n.Origin().Obj()
+}
+
+// holdsAtReturn: some return of f lies inside the region.
+func (r *region) holdsAtReturn(f *ssa.Function) bool {
+	for _, instr := range r.instrs(f) {
+		if _, ok := instr.(*ssa.Return); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// isRecvField reports whether v is (a load of) a field of the receiver.
+func isRecvField(v ssa.Value, recv *ssa.Parameter) *ssa.FieldAddr {
+	v = stripValue(v)
+	if u, ok := v.(*ssa.UnOp); ok {
+		v = u.X
+	}
+	if fa, ok := v.(*ssa.FieldAddr); ok && isRecv(fa.X, recv) {
+		return fa
+	}
+	return nil
+}
+
+// isRecv: v is the receiver, or its value loaded from the cell SSA boxes
+// it in when a closure captures it.
+func isRecv(v ssa.Value, recv *ssa.Parameter) bool {
+	v = stripValue(v)
+	if v == ssa.Value(recv) {
+		return true
+	}
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if alloc, ok := u.X.(*ssa.Alloc); ok {
+			vals := storesTo(alloc)
+			return len(vals) == 1 && vals[0] == ssa.Value(recv)
+		}
+	}
+	return false
+}
+
+// keptInReceiver: the lock object is a field of the receiver
+// (c.consulLock.Lock(...)), or the method stores into a field of the
+// receiver inside the region (c.lockCh = ch, c.info = info): it keeps the
+// lock, its handle or its ID for the other methods.
+func (e *engine) keptInReceiver(f *ssa.Function, r *region, recv *ssa.Parameter) bool {
+	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil {
+		return true
+	}
+	for _, instr := range r.instrs(f) {
+		if st, ok := instr.(*ssa.Store); ok && isRecvField(st.Addr, recv) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverTokenFields marks the receiver's fields that f stores a token
+// into inside the region (c.rev = m.Header().Revision).
+func (e *engine) receiverTokenFields(f *ssa.Function, r *region, recv *ssa.Parameter) {
+	for _, instr := range r.instrs(f) {
+		st, ok := instr.(*ssa.Store)
+		if !ok {
+			continue
+		}
+		fa := isRecvField(st.Addr, recv)
+		if fa == nil || !e.originOf(st.Val).isToken() {
+			continue
+		}
+		if sv, ok := derefStruct(fa.X.Type()); ok && fa.Field < sv.NumFields() {
+			if e.recvTokens == nil {
+				e.recvTokens = map[*types.Var]bool{}
+			}
+			e.recvTokens[sv.Field(fa.Field)] = true
+		}
+	}
+}
+
+// runsUnderReceiverLock: an exported method that takes, releases or
+// renews no lock of its own, is not named like a lock operation and is
+// not already a scope.
+func (e *engine) runsUnderReceiverLock(g *ssa.Function) bool {
+	fn, ok := g.Object().(*types.Func)
+	if !ok || !fn.Exported() || e.bodyScope[g] != nil || len(e.regions[g]) > 0 {
+		return false
+	}
+	name := fn.Name()
+	if rules.IsReleaseName(name) || rules.IsRenewName(name) || strings.Contains(strings.ToLower(name), "lock") || strings.HasPrefix(name, "Acquire") {
+		return false
+	}
+	if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release || ff.Callback >= 0) {
+		return false
+	}
+	return true
+}
+
+// receiverRegion makes g's instructions from its entry up to the first
+// release on each path a region of scope s.
+func (e *engine) receiverRegion(g *ssa.Function, s *Scope) {
+	if len(g.Blocks) == 0 {
+		return
+	}
+	r := &region{scope: s, spans: map[*ssa.BasicBlock][]span{}}
+	started := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{g.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if started[b] {
+			continue
+		}
+		started[b] = true
+		end, released := len(b.Instrs), false
+		for i, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && e.isReleaseCall(c.Common()) {
+				end, released = i, true
+				break
+			}
+		}
+		r.addSpan(b, span{0, end})
+		if !released {
+			work = append(work, b.Succs...)
+		}
+	}
+	e.markRegion(r)
+	e.regions[g] = append(e.regions[g], r)
+}

@@ -1,0 +1,35 @@
+package unfencedwrite_test
+
+import (
+	"testing"
+
+	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestForwardingHelpers: helpers whose SQL, script or arguments are
+// parameters are judged at each call site with the caller's statement and
+// arguments, through two levels and across packages (issue 13 item 3).
+func TestForwardingHelpers(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/forward", "unfencedwrite/forward/app")
+}
+
+// TestScopes: scopes reached through closures defined before the lock,
+// two levels of with-lock helpers, a lease kept in a field, and a lock
+// held in the receiver (issue 13 item 4).
+func TestScopes(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/scopes")
+}
+
+// TestReceiverLock: a type whose method takes a lock and keeps it in the
+// receiver runs its other exported methods under it, up to their first
+// release (issue 13 item 4, terraform's remote-state clients).
+func TestReceiverLock(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/recvlock")
+}
+
+// TestVendoredLibraries: vendored copies of a modelled library (vendor/,
+// Godeps/_workspace/src/) are the library (issue 13 item 4).
+func TestVendoredLibraries(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/vendored", "unfencedwrite/godeps")
+}
