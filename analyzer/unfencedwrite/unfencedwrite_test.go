@@ -88,3 +88,9 @@ func TestGuards(t *testing.T) {
 func TestLuaRecord(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/luarecord")
 }
+
+// TestDirectiveWriteTokens: a //fencelint:write without token= does not
+// take a random key or a timestamp in the payload for the token.
+func TestDirectiveWriteTokens(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/dirtoken")
+}
