@@ -94,3 +94,9 @@ func TestLuaRecord(t *testing.T) {
 func TestDirectiveWriteTokens(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/dirtoken")
 }
+
+// TestReleaseShapes: releases through closures, returned unlock funcs and
+// wrappers that hold the lock end the scope (issue 18 item 6).
+func TestReleaseShapes(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/releases")
+}
