@@ -121,3 +121,26 @@ func AfterDeferredUnlockGood(ctx context.Context, s *concurrency.Session, db *sq
 	_, err := db.ExecContext(ctx, "UPDATE audit SET seen = 4 WHERE id = $1", id)
 	return err
 }
+
+// saveMethodValue releases through a method value held in a variable.
+func saveMethodValue(ctx context.Context, s *concurrency.Session, db *sql.DB, id string) error {
+	m := concurrency.NewMutex(s, "/locks/acct")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	unlock := m.Unlock
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", id) // want `SQL write via db.ExecContext to accounts under the etcd mutex is not fenced`
+	if uerr := unlock(ctx); uerr != nil {
+		return uerr
+	}
+	return err
+}
+
+// ok: saveMethodValue released its lock; its caller holds none
+func AfterMethodValueGood(ctx context.Context, s *concurrency.Session, db *sql.DB, id string) error {
+	if err := saveMethodValue(ctx, s, db, id); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE audit SET seen = 5 WHERE id = $1", id)
+	return err
+}
