@@ -100,3 +100,15 @@ func TestDeclaredScopes(t *testing.T) {
 func TestDeclaredScopesAcrossPackages(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/declaredx/app")
 }
+
+// TestDirectiveWriteTokens: a //fencelint:write without token= does not
+// take a random key or a timestamp in the payload for the token.
+func TestDirectiveWriteTokens(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/dirtoken")
+}
+
+// TestReleaseShapes: releases through closures, returned unlock funcs and
+// wrappers that hold the lock end the scope (issue 18 item 6).
+func TestReleaseShapes(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/releases")
+}

@@ -11,3 +11,10 @@ import (
 func TestBasic(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/basic", "weaktoken/declared")
 }
+
+// TestDirectiveWrites: a //fencelint:write without token= never takes a
+// clock or a random value for the token, and helpers that fence with one
+// tell their callers, in the package and through facts (issue 18).
+func TestDirectiveWrites(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/dirwrite", "weaktoken/dirwrite/app")
+}

@@ -2,7 +2,10 @@ package fence
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
+
+	"github.com/fencelint/fencelint/rules"
 )
 
 // FuncFact summarises what a function does for its callers in other
@@ -33,6 +36,19 @@ type FuncFact struct {
 	FencedBy  []int
 	Unfenced  string
 	Directive bool
+	// Weak: a write inside is "fenced" only by a value the function
+	// mints itself that is not monotonic across grants (a wall-clock
+	// reading, a random number); no parameter fences it. Weak is that
+	// value as written, WeakWhy why it is weak, WeakKind and WeakIssuer
+	// its rules.Weakness and issuing store. Callers in a lock scope are
+	// told weaktoken, not nothing (issue 18).
+	Weak       string
+	WeakWhy    string
+	WeakKind   rules.Weakness
+	WeakIssuer string
+	// weakPos is where Weak is produced, known only for this package's
+	// functions (unexported: not part of the exported fact).
+	weakPos, weakEnd token.Pos
 	// CreateOnly: every unfenced write inside only creates what does not
 	// exist yet (ZooKeeper Create, plain SQL INSERT), so it cannot
 	// overwrite a newer holder's data (optionaltoken's create-if-absent
@@ -86,6 +102,9 @@ func (f *FuncFact) String() string {
 		}
 		if f.Unfenced != "" {
 			s += "(unfenced)"
+		}
+		if f.Weak != "" {
+			s += "(weak)"
 		}
 		if f.CreateOnly {
 			s += "(createonly)"

@@ -173,6 +173,7 @@ type engine struct {
 	weakAt     map[token.Pos]*origin      // weak rules/ origins by position
 	weakOut    []weakWrite                // out-of-scope writes judged WeakToken
 	weakSeen   map[token.Pos]bool         // their calls, once each
+	writeWeak  map[*Write]*weakSource     // the weak value taken for a directive's or helper's token
 
 	// optional tokens (optdefects.go): every write's eval by its '('
 	callEvals map[token.Pos]notedCall

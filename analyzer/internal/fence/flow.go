@@ -47,18 +47,13 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 	}()
 	next := func(w ssa.Value) *origin { return e.trace(w, depth+1, seen) }
 	first := func(ws ...ssa.Value) *origin {
-		var paramO *origin
+		var b bestOrigin
 		for _, w := range ws {
-			if o := next(w); o != nil {
-				if o.param < 0 {
-					return o
-				}
-				if paramO == nil {
-					paramO = o
-				}
+			if b.add(next(w)) {
+				break
 			}
 		}
-		return paramO
+		return b.get()
 	}
 
 	switch v := v.(type) {
@@ -242,22 +237,53 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 	}
 	// Values computed from a token carry it: strconv, fmt, conversions,
 	// builders, key formatting, methods on a token-bearing receiver.
-	var paramO *origin
+	var b bestOrigin
 	args := cc.Args
 	if cc.IsInvoke() {
 		args = append([]ssa.Value{cc.Value}, args...)
 	}
 	for _, a := range args {
-		if o := e.trace(a, depth+1, seen); o != nil {
-			if o.param < 0 {
-				return o
-			}
-			if paramO == nil {
-				paramO = o
-			}
+		if b.add(e.trace(a, depth+1, seen)) {
+			break
 		}
 	}
-	return paramO
+	return b.get()
+}
+
+// bestOrigin keeps, of the origins of a value's operands, the one that
+// says most: a monotonic token, else a weak one (a clock or random value
+// mixed with the token does not hide the token: uuid + "@" + rev), else a
+// parameter.
+type bestOrigin struct{ strong, weak, param *origin }
+
+// add records o and reports whether it is a monotonic token (no operand
+// can say more).
+func (b *bestOrigin) add(o *origin) bool {
+	switch {
+	case o == nil:
+	case o.param >= 0:
+		if b.param == nil {
+			b.param = o
+		}
+	case o.weak:
+		if b.weak == nil {
+			b.weak = o
+		}
+	default:
+		b.strong = o
+		return true
+	}
+	return false
+}
+
+func (b *bestOrigin) get() *origin {
+	switch {
+	case b.strong != nil:
+		return b.strong
+	case b.weak != nil:
+		return b.weak
+	}
+	return b.param
 }
 
 // fieldOrigin reports reads of token fields: rules' fields, lease-shaped

@@ -1065,9 +1065,15 @@ func isNilConst(v ssa.Value) bool {
 	return ok && c.IsNil()
 }
 
-// isReleaseFor reports whether c releases the lock of region r.
+// isReleaseFor reports whether c releases the lock of region r: directly,
+// or through a closure, a returned unlock func or a wrapper (release.go).
 func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
-	cc := c.Common()
+	return e.releasesVia(r, c.Common(), asIs, 0)
+}
+
+// isReleaseForCC reports whether cc is a release of r's lock; in a closure
+// body, outer maps its values to the caller's.
+func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) bool {
 	fn := calleeFunc(cc)
 	if fn == nil {
 		return false
@@ -1079,7 +1085,7 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 		}
 		return release
 	}
-	if releasesOther(r, cc) {
+	if releasesOther(r, cc, outer) {
 		return false // m2.Unlock() inside m1's region: m1 is still held
 	}
 	if rules.IsRelease(fn) {
@@ -1117,11 +1123,12 @@ func (e *engine) isReleaseFor(r *region, c *ssa.Call) bool {
 // proven (parameters, phis, interfaces of unknown origin) the release ends
 // the region, as before: a region cut short misses writes, one run too long
 // would report writes made after the lock was released.
-func releasesOther(r *region, cc *ssa.CallCommon) bool {
+func releasesOther(r *region, cc *ssa.CallCommon, outer valueMap) bool {
 	rel := receiver(cc)
 	if rel == nil || r.call == nil {
 		return false
 	}
+	rel = outer(rel)
 	// The lock object: the handle the acquire returns (redislock's Obtain),
 	// else the acquire's receiver (m.Lock).
 	mine := callResults(r.call, isHandle)
@@ -1451,6 +1458,9 @@ func hasDeferredRelease(e *engine, f *ssa.Function) bool {
 			d, ok := instr.(*ssa.Defer)
 			if !ok {
 				continue
+			}
+			if e.deferredReleaseShape(d) {
+				return true
 			}
 			fn := calleeFunc(d.Common())
 			if fn == nil {

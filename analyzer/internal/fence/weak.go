@@ -102,6 +102,14 @@ func (e *engine) weakDefects() {
 	ws = append(ws, e.weakOut...)
 	for _, w := range ws {
 		where := fmt.Sprintf("the fence of %s write via %s", w.store, w.call)
+		if src := e.writeWeak[w.write]; w.write != nil && src != nil {
+			// A //fencelint:write call or a helper: the weak value taken
+			// for its token, found when the call was judged.
+			if src.Issuer == "" || src.Issuer != w.store {
+				add(*src, where, w.write)
+			}
+			continue
+		}
 		if len(w.compares) > 0 {
 			for _, cmp := range w.compares {
 				if !cmp.Weak {
@@ -148,6 +156,50 @@ func (e *engine) weakDefects() {
 	for _, f := range e.funcs {
 		e.guard(f, func() { e.weakInFunc(f, add) })
 	}
+}
+
+// weakOfWrite returns the weak value a write judged WeakToken is fenced
+// with, for the summary of the function it is in: the value taken for a
+// directive's or helper's token, else a weak compare of its condition or a
+// weak operand of the call; nil when the only weak values are compared by
+// the service that issued them (an etcd lease ID in an etcd Txn).
+func (e *engine) weakOfWrite(instr ssa.Instruction, ev *eval) *weakSource {
+	if ev.weak != nil {
+		return ev.weak
+	}
+	for _, cmp := range ev.compares {
+		if !cmp.Weak {
+			continue
+		}
+		src := &weakSource{pos: cmp.TokenPos, WeakSource: WeakSource{Desc: cmp.Token, Why: cmp.Why}}
+		if o := e.weakAt[cmp.TokenPos]; o != nil && o.rule != nil {
+			src.Weakness, src.Issuer = o.rule.Weak, o.rule.Issuer
+		}
+		if src.Issuer != "" && src.Issuer == ev.store {
+			continue
+		}
+		return src
+	}
+	if len(ev.compares) > 0 {
+		return nil
+	}
+	cc, _ := callOf(instr)
+	if cc == nil {
+		return nil
+	}
+	vals := append([]ssa.Value{}, cc.Args...)
+	if cc.IsInvoke() {
+		vals = append(vals, cc.Value)
+	}
+	for _, v := range vals {
+		if src, ok := e.weakOf(v); ok {
+			if src.Issuer != "" && src.Issuer == ev.store {
+				return nil
+			}
+			return &src
+		}
+	}
+	return nil
 }
 
 func contains(xs []string, x string) bool {

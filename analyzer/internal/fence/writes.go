@@ -58,6 +58,10 @@ type eval struct {
 	// blind: the write carries no condition the store evaluates at all
 	// (an unconditional put, an UPDATE without WHERE, version -1).
 	blind bool
+	// weak: for a WeakToken write with no compares of its own (a
+	// //fencelint:write call, a helper), the weak value taken for its
+	// token, where weaktoken reports it.
+	weak *weakSource
 }
 
 // underSession reports whether s, or a scope enclosing it, is a PostgreSQL
@@ -131,6 +135,12 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			e.condWrites = append(e.condWrites, condWrite{w: w, f: f, ev: ev})
 			ev.write = w
 			e.writeInstr[w] = instr
+			if ev.weak != nil && ev.verdict == WeakToken {
+				if e.writeWeak == nil {
+					e.writeWeak = map[*Write]*weakSource{}
+				}
+				e.writeWeak[w] = ev.weak
+			}
 			e.model.Writes = append(e.model.Writes, w)
 			e.sites[w] = writeSite{instr: instr, fn: f}
 		}
@@ -987,7 +997,10 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 			o := e.originOf(ps[i])
 			switch {
 			case o.isToken() && o.weak:
+				// The marked token parameter gets a clock or a random
+				// value: weaktoken's finding, at that value.
 				ev.verdict = WeakToken
+				ev.weak = e.weakSourceOf(o)
 				return ev
 			case o.isToken():
 				ev.verdict = Fenced
@@ -1011,18 +1024,32 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 		}
 	}
 	if ff.Directive {
+		// //fencelint:write without token=: the write is fenced when any
+		// argument carries a token. A wall-clock reading or a random value
+		// is never taken for the token (issue 18): an integer argument made
+		// of one is weaktoken's finding, whichever argument comes first; a
+		// string or a body made of one (a UUID key, a timestamp in the
+		// payload) is data, and the write is unfenced.
+		var weak *origin
 		for _, a := range ps {
-			if o := e.originOf(a); o != nil {
-				if o.param >= 0 {
-					ev.fencedBy = append(ev.fencedBy, o.param)
-					continue
+			o := e.originOf(a)
+			switch {
+			case o == nil:
+			case o.param >= 0:
+				ev.fencedBy = append(ev.fencedBy, o.param)
+			case o.weak:
+				if weak == nil && rules.IsIntegerLike(stripValue(a).Type()) {
+					weak = o
 				}
+			default:
 				ev.verdict = Fenced
-				if o.weak {
-					ev.verdict = WeakToken
-				}
 				return ev
 			}
+		}
+		if weak != nil {
+			ev.verdict = WeakToken
+			ev.weak = e.weakSourceOf(weak)
+			return ev
 		}
 		ev.verdict = Unfenced
 		ev.detail = fmt.Sprintf("no fencing token is passed to %s", name)
@@ -1039,8 +1066,35 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 		}
 		return ev
 	}
+	if ff.Weak != "" {
+		// The helper fences its write with a clock or a random value it
+		// mints itself: weaktoken's finding, at that value when it is in
+		// this package, else at this call.
+		ev.verdict = WeakToken
+		src := &weakSource{pos: ff.weakPos, end: ff.weakEnd, WeakSource: WeakSource{
+			Desc: ff.Weak, Why: ff.WeakWhy, Weakness: ff.WeakKind, Issuer: ff.WeakIssuer}}
+		if !src.pos.IsValid() {
+			src.Desc = fmt.Sprintf("%s (in %s)", ff.Weak, fn.Name())
+			if c := e.callExpr(cc.Pos()); c != nil {
+				src.pos, src.end = c.Pos(), c.End()
+			}
+		}
+		ev.weak = src
+		return ev
+	}
+	// The helper writes, and what fences it is unknown: the call is a
+	// write of unknown verdict, never nothing.
 	ev.verdict = Unknown
 	return ev
+}
+
+// weakSourceOf is the weak source of a weak token origin.
+func (e *engine) weakSourceOf(o *origin) *weakSource {
+	src := &weakSource{pos: o.pos, WeakSource: WeakSource{Desc: o.desc, Why: o.why}}
+	if o.rule != nil {
+		src.Weakness, src.Issuer = o.rule.Weak, o.rule.Issuer
+	}
+	return src
 }
 
 // summary infers what a function of this package does for its callers:
@@ -1085,6 +1139,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 	var unfenced string
 	var fencedBy []int
 	var resources []string
+	var weak *weakSource
 	any := false
 	createOnly := true // every unfenced write only creates
 	e.forEachCall(f, func(instr ssa.Instruction, cc *ssa.CallCommon) {
@@ -1109,6 +1164,16 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 				unfenced = describe(ev)
 			}
 			createOnly = createOnly && ev.createOnly
+		case ev.verdict == WeakToken:
+			// Fenced only by a clock or a random value minted here: the
+			// callers under a lock are told weaktoken (a summary never
+			// hides a write).
+			if weak == nil {
+				weak = ev.weak
+				if weak == nil {
+					weak = e.weakOfWrite(instr, ev)
+				}
+			}
 		}
 	})
 	if any {
@@ -1118,6 +1183,10 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		if len(fencedBy) == 0 {
 			ff.Unfenced = unfenced
 			ff.CreateOnly = unfenced != "" && createOnly
+		}
+		if len(fencedBy) == 0 && unfenced == "" && weak != nil {
+			ff.Weak, ff.WeakWhy, ff.WeakKind, ff.WeakIssuer = weak.Desc, weak.Why, weak.Weakness, weak.Issuer
+			ff.weakPos, ff.weakEnd = weak.pos, weak.end
 		}
 		if fn, ok := f.Object().(*types.Func); ok {
 			e.local[fn] = ff
