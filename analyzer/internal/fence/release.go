@@ -35,7 +35,7 @@ func asIs(v ssa.Value) ssa.Value { return v }
 // releasesVia reports whether call cc (in a closure body when outer is not
 // asIs) releases the lock of region r.
 func (e *engine) releasesVia(r *region, cc *ssa.CallCommon, outer valueMap, depth int) bool {
-	if fn, env := closureCallee(cc.Value, outer); fn != nil {
+	if fn, env := closureCalleeMapped(cc.Value, outer); fn != nil {
 		return depth < maxClosureDepth && e.closureReleases(r, fn, env, depth+1)
 	}
 	if r.call != nil && !cc.IsInvoke() && isResultOf(outer(cc.Value), r.call) {
@@ -73,11 +73,11 @@ func (e *engine) closureReleases(r *region, fn *ssa.Function, env valueMap, dept
 	return false
 }
 
-// closureCallee returns the function literal a call's value denotes (a
+// closureCalleeMapped returns the function literal a call's value denotes (a
 // MakeClosure, an anonymous function without free variables, or a local
 // variable holding one), and the map from its body's free variables to
 // the caller's values.
-func closureCallee(v ssa.Value, outer valueMap) (*ssa.Function, valueMap) {
+func closureCalleeMapped(v ssa.Value, outer valueMap) (*ssa.Function, valueMap) {
 	v = outer(v)
 	for i := 0; i < 4; i++ {
 		load, ok := v.(*ssa.UnOp)
@@ -219,7 +219,7 @@ func holds(holder, obj ssa.Value, depth int) bool {
 // through a closure or an unlock func an acquire returned: then the
 // function releases what it took and is no acquire wrapper.
 func (e *engine) deferredReleaseShape(d *ssa.Defer) bool {
-	if fn, env := closureCallee(d.Common().Value, asIs); fn != nil {
+	if fn, env := closureCalleeMapped(d.Common().Value, asIs); fn != nil {
 		return e.closureReleasesAny(fn, env, 1)
 	}
 	if call := callResult(stripValue(d.Common().Value)); call != nil && !d.Common().IsInvoke() {
@@ -238,7 +238,7 @@ func (e *engine) closureReleasesAny(fn *ssa.Function, env valueMap, depth int) b
 			if cc == nil {
 				continue
 			}
-			if inner, ienv := closureCallee(cc.Value, env); inner != nil {
+			if inner, ienv := closureCalleeMapped(cc.Value, env); inner != nil {
 				if depth < maxClosureDepth && e.closureReleasesAny(inner, ienv, depth+1) {
 					return true
 				}

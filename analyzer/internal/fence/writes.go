@@ -1074,7 +1074,7 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 		src := &weakSource{pos: ff.weakPos, end: ff.weakEnd, WeakSource: WeakSource{
 			Desc: ff.Weak, Why: ff.WeakWhy, Weakness: ff.WeakKind, Issuer: ff.WeakIssuer}}
 		if !src.pos.IsValid() {
-			src.Desc = fmt.Sprintf("%s (in %s)", ff.Weak, fn.Name())
+			src.Desc = fmt.Sprintf("%s (in %s)", ff.Weak, name)
 			if c := e.callExpr(cc.Pos()); c != nil {
 				src.pos, src.end = c.Pos(), c.End()
 			}
