@@ -157,6 +157,7 @@ type engine struct {
 	condWrites        []condWrite                   // every judged write, for condDefects
 	ifaceFacts        map[*types.Func]*FuncFact     // interface methods resolved over imported implementations
 	ifaceImpls        map[*types.Func][]*types.Func // their implementations (implementations)
+	mirrors           map[*types.Func]*mirror       // application interface methods that mirror a store (mirror.go)
 	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves

@@ -236,7 +236,7 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 		if isLeaseTokenMethod(fn) {
 			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 		}
-		if _, isWrite := rules.WriteOf(fn); isWrite {
+		if _, isWrite := e.writeOf(fn); isWrite {
 			return nil // a write's result is not the token
 		}
 	}

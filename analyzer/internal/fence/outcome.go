@@ -263,7 +263,7 @@ func (j *outcomeJudge) judge() {
 // azurePrecondition: the write's options set an AccessConditions
 // precondition, so the service answers a stale holder with 412.
 func (j *outcomeJudge) azurePrecondition(fn *types.Func) bool {
-	rw, ok := rules.WriteOf(fn)
+	rw, ok := j.e.writeOf(fn)
 	ps := params(j.call.Common())
 	if !ok || rw.InputArg < 0 || rw.InputArg >= len(ps) {
 		return false
@@ -280,7 +280,7 @@ func (j *outcomeJudge) azurePrecondition(fn *types.Func) bool {
 // would see, a Cmd whose reply is never compared loses it too: only Err()
 // is read, or Int()'s value only logged.
 func (j *outcomeJudge) scriptReply(fn *types.Func) {
-	rw, ok := rules.WriteOf(fn)
+	rw, ok := j.e.writeOf(fn)
 	if !ok || rw.Kind != rules.RedisScript {
 		return
 	}

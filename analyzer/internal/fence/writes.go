@@ -128,6 +128,9 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			if w.Target == "" && fenceMap {
 				w.KeyPattern = e.keyPattern(cc)
 			}
+			if mn := e.mirrorName(calleeFunc(cc)); mn != "" {
+				w.Call += " (" + mn + ")" // the interface and the store it mirrors (mirror.go)
+			}
 			e.condWrites = append(e.condWrites, condWrite{w: w, f: f, ev: ev})
 			ev.write = w
 			e.writeInstr[w] = instr
@@ -230,14 +233,14 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		return &eval{}
 	}
 	if rules.IsRelease(fn) || rules.IsRenew(fn) {
-		if _, isWrite := rules.WriteOf(fn); !isWrite {
+		if _, isWrite := e.writeOf(fn); !isWrite {
 			return &eval{} // the lock library's own bookkeeping
 		}
 	}
 	if _, ok := rules.AcquireOf(fn); ok {
 		return &eval{}
 	}
-	if w, ok := rules.WriteOf(fn); ok {
+	if w, ok := e.writeOf(fn); ok {
 		if e.isBookkeeping(f, instr, cc, w) {
 			return &eval{}
 		}
@@ -1152,7 +1155,7 @@ func (e *engine) writesAnywhere(f *ssa.Function) bool {
 		if fn == nil {
 			return
 		}
-		if w, ok := rules.WriteOf(fn); ok {
+		if w, ok := e.writeOf(fn); ok {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if (w.Kind == rules.SQLWrite) && w.QueryArg >= 0 && w.QueryArg < len(ps) {

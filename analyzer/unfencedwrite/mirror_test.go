@@ -1,0 +1,14 @@
+package unfencedwrite_test
+
+import (
+	"testing"
+
+	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestInterfaceMirrors: application interfaces that mirror a store (sqlc's
+// DBTX, a go-redis wrapper) are judged like the store (issue 13).
+func TestInterfaceMirrors(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/mirror")
+}
