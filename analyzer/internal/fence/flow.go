@@ -173,6 +173,13 @@ func (e *engine) paramCarrier(base ssa.Value) *origin {
 	if load, ok := base.(*ssa.UnOp); ok && load.Op == token.MUL {
 		base = load.X
 	}
+	if a, ok := base.(*ssa.Alloc); ok {
+		// A struct parameter the SSA builder spilled to a local (its
+		// fields are read through FieldAddr): sqlc's arg.Fence.
+		if vs := storesTo(a); len(vs) == 1 {
+			base = vs[0]
+		}
+	}
 	p, ok := base.(*ssa.Parameter)
 	if !ok {
 		return nil
