@@ -12,3 +12,11 @@ import (
 func TestInterfaceMirrors(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/mirror")
 }
+
+// TestCrossPackageInterface: an interface of one package implemented in
+// others that the caller does not import is resolved through the
+// implementing packages' ImplsFacts; disagreeing implementations give no
+// answer and a mocks package does not vote.
+func TestCrossPackageInterface(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/xiface/app")
+}
