@@ -1087,6 +1087,8 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		if len(fencedBy) == 0 {
 			ff.Unfenced = unfenced
 			ff.CreateOnly = unfenced != "" && createOnly
+		} else {
+			e.helperOutcomes(f, ff) // sqlc's :execrows and :one (helperoutcome.go)
 		}
 		if fn, ok := f.Object().(*types.Func); ok {
 			e.local[fn] = ff
