@@ -10,7 +10,7 @@ import (
 // TestInterfaceMirrors: application interfaces that mirror a store (sqlc's
 // DBTX, a go-redis wrapper) are judged like the store (issue 13).
 func TestInterfaceMirrors(t *testing.T) {
-	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/mirror")
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/mirror", "unfencedwrite/mirror/user")
 }
 
 // TestCrossPackageInterface: an interface of one package implemented in

@@ -371,7 +371,7 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 	// Implementations in other packages, from their ImplsFacts (impls.go).
 	n := len(impls)
 	if iface := ifaceOf(m); iface != nil {
-		for _, im := range e.factImplsOf(m, iface) {
+		for _, im := range e.factImplsOf(m, iface, false) {
 			n++
 			switch f := im.Fact; {
 			case im.Dynamic || f == nil:

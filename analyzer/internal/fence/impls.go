@@ -28,10 +28,10 @@ import (
 // a type declared in a _test.go file), and those it imported from the
 // ImplsFacts of its direct imports of the same project (projectRoot), so
 // that every package sees the implementations of its whole dependency
-// graph inside the project. A package's types are listed only when it
-// exports fencelint facts of its own (its PackageFact), as the
-// implementations of direct imports were before: a package with nothing
-// fencelint knows of has no say.
+// graph inside the project. A package's types vote on what an interface
+// call does only when it exports fencelint facts of its own (its
+// PackageFact), as the implementations of direct imports did before: a
+// package with nothing fencelint knows of has no say there (NoFacts).
 
 // ImplsFact lists the application types that can implement interfaces
 // called elsewhere in the project, with what their methods do.
@@ -53,6 +53,13 @@ func (f *ImplsFact) String() string {
 type ImplType struct {
 	Pkg, Name string
 	Methods   []ImplMethod // sorted by name
+	// NoFacts: the package exports no fencelint facts of its own. Its
+	// types do not vote on what an interface call does (interfaceFact),
+	// but one of them still contradicts an interface that mirrors a store
+	// (an in-memory alternative to Redis: mirrorUncontested).
+	NoFacts bool
+
+	storeShaped bool // a method's signature names a type of a package rules/ knows (not exported)
 }
 
 // ImplMethod is one method of an ImplType: its name (and package, when
@@ -117,11 +124,16 @@ func reexportImpls(pass *analysis.Pass) {
 }
 
 // exportImpls exports this package's ImplsFact; own is whether the
-// package exports facts of its own (then its types are listed).
+// package exports facts of its own (else its types are marked NoFacts).
 func (e *engine) exportImpls(own bool) {
 	ts := importedImpls(e.pass)
-	if own && !rules.IsTestDoubleName(e.pass.Pkg.Name()) && !rules.IsLibraryPackage(e.pass.Pkg.Path()) {
-		ts = append(ts, e.ownImpls()...)
+	if !rules.IsTestDoubleName(e.pass.Pkg.Name()) && !rules.IsLibraryPackage(e.pass.Pkg.Path()) {
+		for _, t := range e.ownImpls() {
+			if t.NoFacts = !own; t.NoFacts && !t.storeShaped {
+				continue // it could neither vote nor contest a mirror: keep the fact (and importers' vet files) empty
+			}
+			ts = append(ts, t)
+		}
 	}
 	if len(ts) > 0 {
 		e.pass.ExportPackageFact(&ImplsFact{Types: ts})
@@ -156,6 +168,9 @@ func (e *engine) ownImpls() []ImplType {
 				continue
 			}
 			im := ImplMethod{Name: m.Name(), Sig: sigString(m.Type().(*types.Signature))}
+			if namesKnownPackage(m.Type().(*types.Signature)) {
+				it.storeShaped = true
+			}
 			if !m.Exported() && m.Pkg() != nil {
 				im.Pkg = m.Pkg().Path()
 			}
@@ -188,8 +203,9 @@ func (e *engine) implFact(m *types.Func) *FuncFact {
 
 // factImplsOf returns the methods named like interface method m of the
 // fact-described types whose method sets hold every method of m's
-// interface with an identical signature.
-func (e *engine) factImplsOf(m *types.Func, iface *types.Interface) []ImplMethod {
+// interface with an identical signature; types of packages without facts
+// of their own only when all is set.
+func (e *engine) factImplsOf(m *types.Func, iface *types.Interface, all bool) []ImplMethod {
 	if e.factImpls == nil {
 		e.factImpls = importedImpls(e.pass)
 	}
@@ -206,6 +222,9 @@ func (e *engine) factImplsOf(m *types.Func, iface *types.Interface) []ImplMethod
 	var out []ImplMethod
 next:
 	for _, t := range e.factImpls {
+		if t.NoFacts && !all {
+			continue
+		}
 		var hit *ImplMethod
 		for _, w := range wants {
 			j := sort.Search(len(t.Methods), func(j int) bool { return t.Methods[j].Name >= w.name })
@@ -229,4 +248,35 @@ next:
 		}
 	}
 	return out
+}
+
+// namesKnownPackage: a parameter or result of sig is, or is built from, a
+// named type of a package rules/ knows (*redis.StatusCmd, sql.Result):
+// the method could stand in for a store's.
+func namesKnownPackage(sig *types.Signature) bool {
+	var known func(t types.Type, depth int) bool
+	known = func(t types.Type, depth int) bool {
+		if depth > 4 {
+			return false
+		}
+		switch t := types.Unalias(t).(type) {
+		case *types.Named:
+			return t.Obj().Pkg() != nil && rules.IsKnownPath(t.Obj().Pkg().Path())
+		case *types.Pointer:
+			return known(t.Elem(), depth+1)
+		case *types.Slice:
+			return known(t.Elem(), depth+1)
+		case *types.Map:
+			return known(t.Key(), depth+1) || known(t.Elem(), depth+1)
+		}
+		return false
+	}
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tup.Len(); i++ {
+			if known(tup.At(i).Type(), 0) {
+				return true
+			}
+		}
+	}
+	return false
 }

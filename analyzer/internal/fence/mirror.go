@@ -26,7 +26,8 @@ import (
 //     positions: pgx's Conn, Tx and pgxpool's Pool do);
 //   - no implementation the package can see contradicts it: each of the
 //     application's own implementations (test doubles excepted, as for
-//     interface calls) is itself a write for that method.
+//     interface calls), in this package or described by another package's
+//     ImplsFact, is itself a write for that method.
 //
 // The write is then read from the call's own arguments (the constant SQL,
 // the script and its ARGV), as for the store, and its message names the
@@ -172,6 +173,18 @@ func (e *engine) mirrorUncontested(m *types.Func) bool {
 		f := e.calleeFact(cm)
 		if f == nil || !f.Write {
 			return false
+		}
+	}
+	// Implementations in the project's other packages, from their
+	// ImplsFacts (impls.go).
+	if iface := ifaceOf(m); iface != nil {
+		for _, im := range e.factImplsOf(m, iface, true) {
+			if im.Dynamic {
+				continue
+			}
+			if im.Fact == nil || !im.Fact.Write {
+				return false
+			}
 		}
 	}
 	return true
