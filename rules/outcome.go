@@ -135,3 +135,12 @@ var (
 	// smithyAPIError is how aws-sdk-go-v2 exposes a service's error code.
 	smithyAPIError = "github.com/aws/smithy-go.APIError"
 )
+
+// SQLRowsOutcome is the outcome of a SQL Exec (0 rows on a rejection), for
+// a write helper whose fact says which of its results carries the count.
+func SQLRowsOutcome() Outcome { return rowsAffected }
+
+// SQLNoRowOutcome is the outcome of a SQL QueryRow with RETURNING (no row
+// on a rejection), for a write helper whose fact says which of its results
+// carries the error.
+func SQLNoRowOutcome() Outcome { return noRow }

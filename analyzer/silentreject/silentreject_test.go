@@ -77,3 +77,9 @@ func TestRelated(t *testing.T) {
 func TestLoops(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/loops")
 }
+
+// TestSqlcOutcomes: sqlc's :execrows count and :one error, handed back by
+// the generated Queries methods, are the fenced write's outcome.
+func TestSqlcOutcomes(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/sqlcrows")
+}

@@ -65,7 +65,7 @@ func (e *engine) noteUnscoped(cc *ssa.CallCommon, pos token.Pos) {
 	if fn == nil {
 		return
 	}
-	w, ok := rules.WriteOf(fn)
+	w, ok := e.writeOf(fn)
 	if !ok {
 		return
 	}
@@ -114,7 +114,7 @@ func (e *engine) noteBlind(instr ssa.Instruction, cc *ssa.CallCommon, pos token.
 		return
 	}
 	if fn := calleeFunc(cc); fn != nil {
-		if w, ok := rules.WriteOf(fn); ok && (w.Kind == rules.SQLWrite || w.Kind == rules.RedisScript) && w.QueryArg >= 0 {
+		if w, ok := e.writeOf(fn); ok && (w.Kind == rules.SQLWrite || w.Kind == rules.RedisScript) && w.QueryArg >= 0 {
 			if ps := params(cc); w.QueryArg < len(ps) {
 				if _, isConst := constString(ps[w.QueryArg]); !isConst {
 					e.model.Blind = append(e.model.Blind, BlindCall{Pos: at, Call: name, Callee: "dynamic " + w.Store, Kind: BlindDynamic,
@@ -156,7 +156,7 @@ func (e *engine) noteBlind(instr ssa.Instruction, cc *ssa.CallCommon, pos token.
 
 // known: rules/ knows fn in some role (then it is not blind).
 func (e *engine) known(fn *types.Func) bool {
-	if _, ok := rules.WriteOf(fn); ok {
+	if _, ok := e.writeOf(fn); ok {
 		return true
 	}
 	if _, ok := rules.AcquireOf(fn); ok {
@@ -332,7 +332,7 @@ func (e *engine) keyPattern(cc *ssa.CallCommon) string {
 	if fn == nil {
 		return ""
 	}
-	w, ok := rules.WriteOf(fn)
+	w, ok := e.writeOf(fn)
 	if !ok {
 		return ""
 	}

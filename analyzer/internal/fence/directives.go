@@ -294,6 +294,7 @@ func (e *engine) exportFacts() {
 	if any || declaresLease(e.pass.Pkg) {
 		e.pass.ExportPackageFact(new(PackageFact))
 	}
+	e.exportImpls(any)
 }
 
 // exportable reports whether an object can carry a fact across packages:
@@ -314,8 +315,9 @@ func isInterfaceMethod(fn *types.Func) bool {
 
 // interfaceFact answers for a call through an interface (locker.Lock(key),
 // lock.Unlock()) with what its implementations say: the named types of
-// this package, and of the direct imports that carry fencelint facts, whose
-// method sets implement the interface. Types of other packages (the
+// this package whose method sets implement the interface, and those of the
+// other packages of the project that carry fencelint facts, as their
+// ImplsFacts describe them (impls.go). Types of other packages (the
 // standard library's sync.Mutex satisfies any interface{ Unlock() }) are
 // not lock implementations and are not asked. When there is at least one
 // implementation, and every one has a fact for the method and the facts
@@ -360,8 +362,23 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 			disagree = true
 		}
 	}
+	// Implementations in other packages, from their ImplsFacts (impls.go).
+	n := len(impls)
+	if iface := ifaceOf(m); iface != nil {
+		for _, im := range e.factImplsOf(m, iface, false) {
+			n++
+			switch f := im.Fact; {
+			case im.Dynamic || f == nil:
+				disagree = true
+			case agreed == nil:
+				agreed = f
+			case !sameBehaviour(agreed, f):
+				disagree = true
+			}
+		}
+	}
 	var out *FuncFact
-	if len(impls) > 0 && !disagree && agreed != nil {
+	if n > 0 && !disagree && agreed != nil {
 		out = agreed
 	}
 	// Facts of this package's own methods are inferred as its functions
@@ -407,10 +424,9 @@ func (e *engine) findImplementations(m *types.Func) []*types.Func {
 		return nil
 	}
 	impls := []*types.Func{} // non-nil: resolved, even with no implementation
-	for _, pkg := range append([]*types.Package{e.pass.Pkg}, e.pass.Pkg.Imports()...) {
-		if pkg != e.pass.Pkg && (rules.IsLibraryPackage(pkg.Path()) || !e.pass.ImportPackageFact(pkg, new(PackageFact))) {
-			continue
-		}
+	// This package's own types; those of other packages come from their
+	// ImplsFacts (factImplsOf), not from what export data holds.
+	for _, pkg := range []*types.Package{e.pass.Pkg} {
 		if rules.IsTestDoubleName(pkg.Name()) {
 			continue // a package of mocks or fakes: test doubles do not vote
 		}
@@ -444,6 +460,17 @@ func (e *engine) findImplementations(m *types.Func) []*types.Func {
 		}
 	}
 	return impls
+}
+
+// ifaceOf returns the interface interface method m belongs to (nil for a
+// generic or unresolved one).
+func ifaceOf(m *types.Func) *types.Interface {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || isGeneric(sig.Recv().Type()) {
+		return nil
+	}
+	iface, _ := sig.Recv().Type().Underlying().(*types.Interface)
+	return iface
 }
 
 // sameBehaviour: two facts say the same about what a call does.

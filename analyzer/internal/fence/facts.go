@@ -65,6 +65,12 @@ type FuncFact struct {
 	// sorted: the fence map lists a helper's tables under its caller's
 	// lock.
 	Resources []string
+	// RowsResult, NoRowsResult (index + 1; 0: none): the result of a
+	// write helper fenced by a parameter that carries its store's
+	// rejection, a RowsAffected() count (sqlc's :execrows) or the Scan
+	// error of an UPDATE ... RETURNING (sqlc's :one); its callers' handling
+	// of it is judged (helperoutcome.go).
+	RowsResult, NoRowsResult int
 	// NoReturn: the function never returns (it ends in os.Exit, log.Fatal,
 	// t.Fatal, a panic, or another such wrapper). Other packages' SSA ends
 	// a path at its calls. It is exported even where nothing else is, and
@@ -108,6 +114,12 @@ func (f *FuncFact) String() string {
 		}
 		if f.CreateOnly {
 			s += "(createonly)"
+		}
+		if f.RowsResult > 0 {
+			s += fmt.Sprintf("(rows=%d)", f.RowsResult-1)
+		}
+		if f.NoRowsResult > 0 {
+			s += fmt.Sprintf("(norows=%d)", f.NoRowsResult-1)
 		}
 		parts = append(parts, s)
 	}

@@ -22,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "shared engine of fencelint: lock scopes, token flow, write conditions and facts",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Model)(nil)),
-	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact), new(LeaseTypeFact)},
+	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact), new(LeaseTypeFact), new(ImplsFact)},
 }
 
 // allFuncs turns the per-function filter off (see selectDecls): an escape
@@ -49,6 +49,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 			model.DirectiveProblems = skippedPackageDirectives(pass.Files, pass.Pkg.Path())
 		}
 		exportNoReturns(pass) // a log.Fatal wrapper here ends paths in the packages that are relevant
+		reexportImpls(pass)   // implementations below stay visible to importers above (impls.go)
 		return model, nil     // fast path: no lock API, lease type, directive or fact in reach
 	}
 	model.Relevant = true
@@ -157,6 +158,8 @@ type engine struct {
 	condWrites        []condWrite                   // every judged write, for condDefects
 	ifaceFacts        map[*types.Func]*FuncFact     // interface methods resolved over imported implementations
 	ifaceImpls        map[*types.Func][]*types.Func // their implementations (implementations)
+	mirrors           map[*types.Func]*mirror       // application interface methods that mirror a store (mirror.go)
+	factImpls         []ImplType                    // other packages' implementation types, from ImplsFacts (impls.go)
 	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves

@@ -168,6 +168,13 @@ func (e *engine) paramCarrier(base ssa.Value) *origin {
 	if load, ok := base.(*ssa.UnOp); ok && load.Op == token.MUL {
 		base = load.X
 	}
+	if a, ok := base.(*ssa.Alloc); ok {
+		// A struct parameter the SSA builder spilled to a local (its
+		// fields are read through FieldAddr): sqlc's arg.Fence.
+		if vs := storesTo(a); len(vs) == 1 {
+			base = vs[0]
+		}
+	}
 	p, ok := base.(*ssa.Parameter)
 	if !ok {
 		return nil
@@ -231,7 +238,7 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 		if e.isLeaseTokenMethod(fn) {
 			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 		}
-		if _, isWrite := rules.WriteOf(fn); isWrite {
+		if _, isWrite := e.writeOf(fn); isWrite {
 			return nil // a write's result is not the token
 		}
 	}

@@ -129,7 +129,7 @@ func (e *engine) forwardsAt(f *ssa.Function, cc *ssa.CallCommon) []Forward {
 		}
 		return -1, false
 	}
-	if w, ok := rules.WriteOf(fn); ok {
+	if w, ok := e.writeOf(fn); ok {
 		fw := Forward{Store: w.Store, Func: fn.Name(), Query: -1, Spread: -1, Session: -1, Keys: -1}
 		switch w.Kind {
 		case rules.SQLWrite:

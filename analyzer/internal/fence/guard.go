@@ -420,7 +420,7 @@ func (e *engine) writesCall(cc *ssa.CallCommon) bool {
 	if fn == nil {
 		return false
 	}
-	if _, ok := rules.WriteOf(fn); ok {
+	if _, ok := e.writeOf(fn); ok {
 		return true
 	}
 	ff := e.calleeFact(fn)

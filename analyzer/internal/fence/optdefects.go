@@ -1091,7 +1091,7 @@ func (c *optChecker) flowsToWrite(v ssa.Value, seen map[ssa.Value]bool, depth in
 		case ssa.CallInstruction:
 			cc := r.Common()
 			if callee := calleeFunc(cc); callee != nil {
-				if _, ok := rules.WriteOf(callee); ok || c.calleeWrites(callee) {
+				if _, ok := c.e.writeOf(callee); ok || c.calleeWrites(callee) {
 					return true
 				}
 			}

@@ -81,7 +81,7 @@ func (e *engine) writes(fn *types.Func) bool {
 		if callee == nil {
 			return
 		}
-		if w, ok := rules.WriteOf(callee); ok {
+		if w, ok := e.writeOf(callee); ok {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if w.Kind == rules.SQLWrite && w.QueryArg >= 0 && w.QueryArg < len(ps) {

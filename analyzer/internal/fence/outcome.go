@@ -159,8 +159,8 @@ func (e *engine) judgeOutcomes() {
 			continue // nothing fences it, so nothing rejects it
 		}
 		site, ok := e.sites[w]
-		if !ok || w.Helper != "" {
-			continue // inside a called function: its caller sees what that returns
+		if !ok {
+			continue
 		}
 		call, ok := site.instr.(*ssa.Call)
 		if !ok {
@@ -168,7 +168,13 @@ func (e *engine) judgeOutcomes() {
 		}
 		e.guard(site.fn, func() {
 			j := &outcomeJudge{e: e, w: w, call: call}
-			j.judge()
+			if w.Helper != "" {
+				// Inside a called function: judged only when the helper
+				// hands the rejection back (helperoutcome.go).
+				j.judgeHelper()
+			} else {
+				j.judge()
+			}
 			w.Outcome = j.out
 			if k, cat := j.out.Handling.defect(); k != 0 {
 				d := &Defect{Kind: k, Pos: w.Pos, End: w.End, Write: w, Category: cat}
@@ -240,7 +246,7 @@ func (j *outcomeJudge) judge() {
 	if fn == nil {
 		return
 	}
-	rw, ok := rules.WriteOf(fn)
+	rw, ok := j.e.writeOf(fn)
 	if !ok {
 		return
 	}

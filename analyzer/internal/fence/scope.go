@@ -292,7 +292,7 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r, source: "library: " + r.Func}, true
 	}
-	if _, ok := rules.WriteOf(fn); ok {
+	if _, ok := e.writeOf(fn); ok {
 		// SQL that takes a PostgreSQL advisory lock; any other storage
 		// call is not an acquire.
 		if acquire, _, _ := advisorySQL(fn, cc); acquire {
@@ -1285,7 +1285,7 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 		return false
 	}
 	if rules.IsRelease(fn) {
-		_, isWrite := rules.WriteOf(fn)
+		_, isWrite := e.writeOf(fn)
 		return !isWrite // go-redis Del releases only a SET NX lock's own key
 	}
 	if f := e.calleeFact(fn); f != nil && f.Release {

@@ -132,6 +132,9 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			if w.Target == "" && fenceMap {
 				w.KeyPattern = e.keyPattern(cc)
 			}
+			if mn := e.mirrorName(calleeFunc(cc)); mn != "" {
+				w.Call += " (" + mn + ")" // the interface and the store it mirrors (mirror.go)
+			}
 			e.condWrites = append(e.condWrites, condWrite{w: w, f: f, ev: ev})
 			ev.write = w
 			e.writeInstr[w] = instr
@@ -240,14 +243,14 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		return e.evalClosureCall(cc, s) // save() of a closure defined before the lock (flowscopes.go)
 	}
 	if rules.IsRelease(fn) || rules.IsRenew(fn) {
-		if _, isWrite := rules.WriteOf(fn); !isWrite {
+		if _, isWrite := e.writeOf(fn); !isWrite {
 			return &eval{} // the lock library's own bookkeeping
 		}
 	}
 	if _, ok := rules.AcquireOf(fn); ok {
 		return &eval{}
 	}
-	if w, ok := rules.WriteOf(fn); ok {
+	if w, ok := e.writeOf(fn); ok {
 		if e.isBookkeeping(f, instr, cc, w) {
 			return &eval{}
 		}
@@ -1183,6 +1186,8 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		if len(fencedBy) == 0 {
 			ff.Unfenced = unfenced
 			ff.CreateOnly = unfenced != "" && createOnly
+		} else {
+			e.helperOutcomes(f, ff) // sqlc's :execrows and :one (helperoutcome.go)
 		}
 		if len(fencedBy) == 0 && unfenced == "" && weak != nil {
 			ff.Weak, ff.WeakWhy, ff.WeakKind, ff.WeakIssuer = weak.Desc, weak.Why, weak.Weakness, weak.Issuer
@@ -1261,7 +1266,7 @@ func (e *engine) writesAnywhere(f *ssa.Function) bool {
 		if fn == nil {
 			return
 		}
-		if w, ok := rules.WriteOf(fn); ok {
+		if w, ok := e.writeOf(fn); ok {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if (w.Kind == rules.SQLWrite) && w.QueryArg >= 0 && w.QueryArg < len(ps) {

@@ -1,4 +1,4 @@
-// Package lib exports one fact of each kind; analysistest checks that exactly these are exported. // want package:"fencelint"
+// Package lib exports one fact of each kind; analysistest checks that exactly these are exported. // want package:"fencelint" package:"impls Service"
 package lib
 
 import (

@@ -1,0 +1,22 @@
+package unfencedwrite_test
+
+import (
+	"testing"
+
+	"github.com/fencelint/fencelint/analyzer/unfencedwrite"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// TestInterfaceMirrors: application interfaces that mirror a store (sqlc's
+// DBTX, a go-redis wrapper) are judged like the store (issue 13).
+func TestInterfaceMirrors(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/mirror", "unfencedwrite/mirror/user")
+}
+
+// TestCrossPackageInterface: an interface of one package implemented in
+// others that the caller does not import is resolved through the
+// implementing packages' ImplsFacts; disagreeing implementations give no
+// answer and a mocks package does not vote.
+func TestCrossPackageInterface(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/xiface/app")
+}
