@@ -9,7 +9,12 @@
 # CODEBASE is std (the standard library), etcd (go.etcd.io/etcd/server/v3/...
 # at $ETCD_VERSION, fetched as a dependency of a throwaway module), or genN
 # (the synthetic lock-heavy module of bench/gen with N functions; N may end
-# in k). Every tool runs on each codebase one after the other, in one run,
+# in k), or dir:PATH[:PATTERN] (a module checked out at PATH, linted
+# there with its own go.mod; PATTERN defaults to ./..., e.g.
+# dir:/src/temporal:./common/...; its rows are named after PATH's base
+# name; BENCH_EXCLUDE, an extended regexp, drops the packages whose
+# import path matches it from the pattern, for a package that does not
+# load). Every tool runs on each codebase one after the other, in one run,
 # under /usr/bin/time -v: user+sys CPU seconds, wall seconds, peak RSS (of
 # the largest single process: for go vet that is one vettool process).
 #
@@ -56,8 +61,10 @@ if ! "$BIN/staticcheck" -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#v}
 	GOBIN=$BIN GOFLAGS=-mod=mod go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
 fi
 
-# prepare CODEBASE: sets DIR, PATTERN and CBFLAGS (GOFLAGS for the codebase).
+# prepare CODEBASE: sets DIR, PATTERN, CBFLAGS (GOFLAGS for the codebase)
+# and NAME (the codebase's name in the report and in file names).
 prepare() {
+	NAME=$1 SHOWN=
 	case $1 in
 	std)
 		DIR=$WORK/stddir PATTERN=std CBFLAGS=""
@@ -78,12 +85,24 @@ prepare() {
 		DIR=$WORK/gen$n PATTERN=./... CBFLAGS=""
 		[ -f "$DIR/go.mod" ] || "$BIN/fencegen" -n "$n" -o "$DIR" >&2
 		;;
+	dir:*)
+		local spec=${1#dir:}
+		DIR=${spec%%:*} PATTERN=./... CBFLAGS=""
+		[ "$spec" = "$DIR" ] || PATTERN=${spec#*:}
+		[ -f "$DIR/go.mod" ] || { echo "codebase $1: no go.mod in $DIR" >&2; exit 2; }
+		DIR=$(cd "$DIR" && pwd)
+		NAME=$(basename "$DIR")
+		if [ -n "${BENCH_EXCLUDE:-}" ]; then
+			SHOWN="$PATTERN minus ${BENCH_EXCLUDE}"
+			PATTERN=$(cd "$DIR" && go list -e $PATTERN | grep -v -E "$BENCH_EXCLUDE" | tr '\n' ' ')
+		fi
+		;;
 	*)
 		echo "unknown codebase $1" >&2
 		exit 2
 		;;
 	esac
-	log "$1: warming the compile cache (go list -test -export -deps $PATTERN, as lintcmd asks)"
+	log "$NAME: warming the compile cache (go list -test -export -deps $PATTERN, as lintcmd asks)"
 	(cd "$DIR" && GOFLAGS="$CBFLAGS" go list -test -export -deps $PATTERN >/dev/null)
 	NPKG=$(cd "$DIR" && GOFLAGS="$CBFLAGS" go list $PATTERN | wc -l)
 	NDEPS=$(cd "$DIR" && GOFLAGS="$CBFLAGS" go list -deps $PATTERN | wc -l)
@@ -122,7 +141,8 @@ fresh() { mktemp -d "$WORK/cache.XXXXXX"; }
 : >"$WORK/codebases.tsv"
 for cb in "${CODEBASES[@]}"; do
 	prepare "$cb"
-	echo "$cb	$PATTERN	$NPKG	$NDEPS" >>"$WORK/codebases.tsv"
+	cb=$NAME
+	echo "$cb	${SHOWN:-$PATTERN}	$NPKG	$NDEPS" >>"$WORK/codebases.tsv"
 	# Standalone, lintcmd driver: the fact-declaring floor, then fencelint,
 	# each with a fresh result cache (cold); then fencelint again (warm).
 	c=$(fresh)

@@ -262,8 +262,13 @@ var (
 	lockTokens    = map[string]string{}
 	txTypes       = map[string]bool{}
 	sessionTypes  = map[string]bool{}
-	callbacks     = map[string]bool{}
-	knownPaths    = map[string]bool{}
+	// typeNames holds the type name (the part after the last '.') of
+	// every key of lockTypes, lockTokens, txTypes and sessionTypes, so
+	// that a type none of them names is ruled out without building its
+	// "pkgpath.Type" key (tableKey).
+	typeNames  = map[string]bool{}
+	callbacks  = map[string]bool{}
+	knownPaths = map[string]bool{}
 )
 
 func init() {
@@ -324,7 +329,18 @@ func index(lib *Lib) {
 	for _, c := range lib.Callbacks {
 		callbacks[c] = true
 	}
+	for _, keys := range [][]string{lib.LockTypes, lib.TxTypes, lib.SessionTypes} {
+		for _, k := range keys {
+			typeNames[typeNameOfKey(k)] = true
+		}
+	}
+	for k := range lib.LockTokens {
+		typeNames[typeNameOfKey(k)] = true
+	}
 }
+
+// typeNameOfKey returns the type name of a "pkgpath.Type" key.
+func typeNameOfKey(k string) string { return k[strings.LastIndexByte(k, '.')+1:] }
 
 // Key returns the table key of fn: the full name of its generic origin.
 // Methods promoted from interfaces embedded in go-redis's Cmdable family
@@ -446,28 +462,39 @@ func TypeKey(t types.Type) string {
 	return LibPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
 }
 
+// tableKey is TypeKey(t) for a lookup in lockTypes, lockTokens, txTypes
+// or sessionTypes: "" (no entry) without allocating when t's name is not
+// a type name of any of them, which is nearly every type asked about.
+func tableKey(t types.Type) string {
+	n := namedOf(t)
+	if n == nil || n.Obj().Pkg() == nil || !typeNames[n.Obj().Name()] {
+		return ""
+	}
+	return LibPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
+}
+
 // HasTypeKey reports whether t (or *t) is the named type key.
 func HasTypeKey(t types.Type, key string) bool {
 	return key != "" && TypeKey(t) == key
 }
 
 // IsLockType reports whether t (or *t) is a known lock object type.
-func IsLockType(t types.Type) bool { return lockTypes[TypeKey(t)] }
+func IsLockType(t types.Type) bool { return lockTypes[tableKey(t)] }
 
 // LockTypeToken returns the accessor of the token a lock object of type t
 // (or *t) carries, and whether it carries one.
 func LockTypeToken(t types.Type) (string, bool) {
-	tok, ok := lockTokens[TypeKey(t)]
+	tok, ok := lockTokens[tableKey(t)]
 	return tok, ok
 }
 
 // IsTxType reports whether t (or *t) is a transaction or batch type
 // (TxTypes).
-func IsTxType(t types.Type) bool { return txTypes[TypeKey(t)] }
+func IsTxType(t types.Type) bool { return txTypes[tableKey(t)] }
 
 // IsSessionType reports whether t (or *t) holds one database session
 // (SessionTypes).
-func IsSessionType(t types.Type) bool { return sessionTypes[TypeKey(t)] }
+func IsSessionType(t types.Type) bool { return sessionTypes[tableKey(t)] }
 
 // IsCallbackField reports whether f of owner is a func field run under a lock.
 func IsCallbackField(owner types.Type, f *types.Var) bool {
