@@ -51,7 +51,7 @@ func standalone(args []string) int {
 	progress := fs.Bool("progress", false, "Print progress (packages loaded and analysed) to stderr; on by default when stderr is a terminal, -progress=false turns it off")
 	fenceMapFormat := fs.String("fencemap", "", "Print the fence map of the packages instead of findings: what every lock protects, in `FORMAT` json, md, dot or mermaid (docs/fencemap.md)")
 	blindSpots := fs.Bool("blindspots", false, "Print only the calls inside lock scopes fencelint could not see into, with the directive that would teach it (format from -fencemap, default md)")
-	full := fs.Bool("full", os.Getenv(fullEnv) == "1", "Analyse every package, dependencies included, as lintcmd alone does: the fast path that never loads a package that cannot matter off (also "+fullEnv+"=1); the findings are the same")
+	full := fs.Bool("full", os.Getenv(fullEnv) == "1", "Analyse every package, dependencies included: turn off the fast path that never loads a package that cannot matter (also "+fullEnv+"=1); the findings are the same")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
 	describeFlags(fs)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
