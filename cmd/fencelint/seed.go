@@ -55,6 +55,10 @@ import (
 // lintcmd's (a new staticcheck version), the IDs would simply miss and
 // lintcmd would analyse those packages itself: slower, never different.
 
+// debugSeeds (FENCELINT_DEBUG_SEED=2) lists the packages the relevance
+// test keeps.
+var debugSeeds = os.Getenv("FENCELINT_DEBUG_SEED") == "2"
+
 // seedOptions are what lintcmd's run depends on that the seeds must match.
 type seedOptions struct {
 	patterns  []string
@@ -79,7 +83,7 @@ type seedStats struct {
 }
 
 type seedState struct {
-	known    bool // the vetx entry exists (or was written): its hash is known
+	known    bool // the vetx entry exists (or was written, or is guessed empty): its hash is known
 	vetxHash [cache.HashSize]byte
 	hasFacts bool
 }
@@ -231,6 +235,7 @@ func (s *seeder) visit(p *loader.PackageSpec) *seedState {
 	}
 
 	if !s.seedable(p, deps) {
+		st.guessEmpty()
 		return st
 	}
 	// The runner's vetx file carries the facts of every dependency, not
@@ -244,6 +249,10 @@ func (s *seeder) visit(p *loader.PackageSpec) *seedState {
 	}
 	relevant, err := analyzer.MayMatter(p.PkgPath, imports, func(string) bool { return false }, packageFiles(p))
 	if err != nil || relevant {
+		if debugSeeds {
+			fmt.Fprintf(os.Stderr, "fencelint: fast path: %s may matter (%v)\n", p.ID, err)
+		}
+		st.guessEmpty()
 		return st
 	}
 	var results []byte
@@ -278,6 +287,17 @@ func (s *seeder) visit(p *loader.PackageSpec) *seedState {
 	}
 	s.stats.seeded++
 	return st
+}
+
+// guessEmpty lets the dependents of a package lintcmd will analyse be
+// seeded on the guess that it will find no facts (most packages the
+// relevance test keeps have none): their action IDs then name an empty
+// vetx file. If the guess is wrong, lintcmd computes other IDs for them,
+// never reads these entries, and analyses them itself.
+func (st *seedState) guessEmpty() {
+	if !st.known {
+		st.known, st.vetxHash, st.hasFacts = true, sha256.Sum256(nil), false
+	}
 }
 
 func (st *seedState) setVetx(file string, size int64) error {

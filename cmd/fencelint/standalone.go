@@ -198,8 +198,11 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int 
 			fmt.Fprintln(os.Stderr, "fencelint: finding the packages that cannot matter")
 		}
 		st, err := seedFromFlags(fs.Args(), func(name string) string { return flagValue(fs, name) }, false)
-		if os.Getenv("FENCELINT_DEBUG_SEED") == "1" {
+		if os.Getenv("FENCELINT_DEBUG_SEED") != "" {
 			fmt.Fprintf(os.Stderr, "fencelint: fast path: %d packages, %d cached, %d seeded (err %v)\n", st.packages, st.cached, st.seeded, err)
+		}
+		if debugSeeds {
+			return exitClean
 		}
 		// An error costs only speed: lintcmd loads what was not seeded.
 	}
