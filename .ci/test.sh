@@ -21,7 +21,8 @@
 #   7. the etcd and Redis proofs, a module of their own
 #      (analyzer/internal/storeproof: embedded etcd, redis-server), with
 #      their write counts;
-#   8. the soak over std plus every dependency module;
+#   8. the soak over std plus every dependency module, and the fast-path
+#      identity tests (go vet and standalone) over std and this module;
 #   9. the PostgreSQL proof's statement count;
 #  10. every fuzz target for FUZZTIME (default 30s) each.
 #
@@ -95,6 +96,13 @@ rm -f "$proof_log"
 
 step "soak: std and every dependency module (any finding is a false positive)" "2-5 min"
 FENCELINT_SOAK_PATTERNS=all go test -count=1 -run '^TestSoakStd$' ./analyzer/internal/pgproof/
+
+# Step 5 ran both identity tests over testdata, example/ and gen10k; here
+# they run over the soak set too (std and this module): the fast paths of
+# go vet and of the standalone CLI against FENCELINT_FULL=1, byte for byte.
+step "fast path = full path on the soak set (std, this module), go vet and standalone" "10-20 min"
+VETDRIVER_TEST_SOAK=1 go test -count=1 -run '^TestSameFindings$/^soak$' ./analyzer/internal/vetdriver/
+FENCELINT_TEST_SOAK=1 go test -count=1 -run '^TestStandaloneSameFindings$/^soak$' ./cmd/fencelint/
 
 step "PostgreSQL proof" "under a minute"
 go test -count=1 -v -run '^TestPostgresProof$' ./analyzer/internal/pgproof/ 2>&1 | grep -E '^(pgproof:|--- (PASS|FAIL)|ok|FAIL)'

@@ -38,7 +38,7 @@ OUT=${BENCH_OUT:-$WORK/results.md}
 TIMEOUT=${BENCH_TIMEOUT:-3600}
 ETCD_VERSION=${ETCD_VERSION:-v3.7.3}
 STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
-ALL_TOOLS="nullfacts fencelint fencelint-warm nullchecker fencechecker staticcheck vet vet-warm nullfacts-vet nofacts-vet fencelint-vet fencelint-vet-warm"
+ALL_TOOLS="nullfacts fencelint fencelint-warm nofacts fencelint-full nullchecker fencechecker staticcheck vet vet-warm nullfacts-vet nofacts-vet fencelint-vet fencelint-vet-warm"
 TOOLS=${BENCH_TOOLS:-$ALL_TOOLS}
 PAIRS=${BENCH_PAIRS:-2}
 CODEBASES=("$@")
@@ -150,6 +150,13 @@ for cb in "${CODEBASES[@]}"; do
 	c=$(fresh)
 	measure "$cb" fencelint lintcmd cold env STATICCHECK_CACHE="$c" "$BIN/fencelint" -f json $PATTERN
 	measure "$cb" fencelint-warm lintcmd warm env STATICCHECK_CACHE="$c" "$BIN/fencelint" -f json $PATTERN
+	# The standalone no-facts floor: a no-op analyzer without facts through
+	# the x/tools checker driver, which then takes every dependency from
+	# export data (lintcmd loads every package from source either way).
+	measure "$cb" nofacts checker - "$BIN/nofacts" $PATTERN
+	# fencelint with its fast path off (every package loaded, as before).
+	c=$(fresh)
+	measure "$cb" fencelint-full lintcmd cold env STATICCHECK_CACHE="$c" FENCELINT_FULL=1 "$BIN/fencelint" -f json $PATTERN
 	# x/tools checker driver (multichecker): no result cache.
 	measure "$cb" nullchecker checker - "$BIN/nullchecker" $PATTERN
 	measure "$cb" fencechecker checker - "$BIN/fencechecker" $PATTERN
@@ -173,7 +180,9 @@ for cb in "${CODEBASES[@]}"; do
 			if ((k % 2)); then
 				measure "$cb" fencelint lintcmd cold env STATICCHECK_CACHE="$c1" "$BIN/fencelint" -f json $PATTERN
 				measure "$cb" nullfacts lintcmd cold env STATICCHECK_CACHE="$c2" "$BIN/nullfacts" -f json $PATTERN
+				measure "$cb" nofacts checker - "$BIN/nofacts" $PATTERN
 			else
+				measure "$cb" nofacts checker - "$BIN/nofacts" $PATTERN
 				measure "$cb" nullfacts lintcmd cold env STATICCHECK_CACHE="$c2" "$BIN/nullfacts" -f json $PATTERN
 				measure "$cb" fencelint lintcmd cold env STATICCHECK_CACHE="$c1" "$BIN/fencelint" -f json $PATTERN
 			fi
@@ -196,14 +205,15 @@ for cb in "${CODEBASES[@]}"; do
 	rm -rf "$WORK"/cache.*
 done
 
-# pairs ROUTE TOOL FLOOR: every TOOL/FLOOR pair of a codebase (the main rows
-# and the repeats, in run order), its CPU ratio, and the median.
+# pairs ROUTE TOOL FLOOR [FLOOR_ROUTE]: every TOOL/FLOOR pair of a codebase
+# (the main rows and the repeats, in run order), its CPU ratio, and the
+# median. FLOOR_ROUTE (default ROUTE) is the floor's driver.
 pairs() {
 	echo
-	echo "Paired runs, $1, cold ($2 CPU / $3 CPU, per pair in run order; median):"
+	echo "Paired runs, $1, cold ($2 CPU / $3 CPU${4:+ ($4)}, per pair in run order; median):"
 	echo
-	awk -F'\t' -v route="$1" -v f="$2" -v fl="$3" '
-	$3 == route && $4 == "cold" && ($2 == f || $2 == fl) {
+	awk -F'\t' -v route="$1" -v f="$2" -v fl="$3" -v flroute="${4:-$1}" '
+	(($3 == route && $4 == "cold" && $2 == f) || ($3 == flroute && ($4 == "cold" || flroute == "checker") && $2 == fl)) {
 	  k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $5; if (!($1 in seen)) { seen[$1] = 1; order[++m] = $1 } }
 	END {
 	  for (i = 1; i <= m; i++) {
@@ -245,6 +255,7 @@ pairs() {
 	  }
 	}' "$WORK/codebases.tsv" "$WORK/rows.tsv"
 	pairs lintcmd fencelint nullfacts
+	pairs lintcmd fencelint nofacts checker
 	pairs "go vet" fencelint-vet nullfacts-vet
 	pairs "go vet" fencelint-vet nofacts-vet
 	pairs "go vet" fencelint-vet vet

@@ -7,7 +7,8 @@
 //	go vet -vettool=$(command -v fencelint) [-NAME] [packages]
 //
 // Run directly, fencelint is a staticcheck-style linter (built on
-// honnef.co/go/tools/lintcmd). Run by go vet as its -vettool, it speaks go
+// honnef.co/go/tools/lintcmd) that does not load the packages that cannot
+// matter (see Caching). Run by go vet as its -vettool, it speaks go
 // vet's protocol through its own driver (analyzer/internal/vetdriver: the
 // protocol of golang.org/x/tools/go/analysis/unitchecker, but a package
 // that cannot matter is neither parsed nor type-checked); it tells the two
@@ -40,6 +41,11 @@
 //	                 the total, dependencies included) to stderr; on by
 //	                 default when stderr is a terminal (one line rewritten
 //	                 in place), off otherwise; -progress=false turns it off
+//	-full            analyse every package, dependencies included, as
+//	                 lintcmd alone does: turns off the fast path that
+//	                 never loads a package that cannot matter (see
+//	                 Caching); FENCELINT_FULL=1 does the same. The
+//	                 findings are the same either way
 //	-tags list       build tags
 //	-tests           also lint test files (default true)
 //	-go version      target Go version (default: the module's)
@@ -145,6 +151,26 @@
 // which defaults to <user cache dir>/fencelint (not staticcheck's
 // directory). Runs that set analyzer flags use a subdirectory keyed by
 // their values, because lintcmd's cache key does not cover them.
+//
+// That cache is lintcmd's, and it is also how the CLI avoids loading
+// packages that cannot matter. lintcmd parses and type-checks every
+// package of the build from source, dependencies included, because the
+// engine declares facts. Before lintcmd runs, fencelint lists the packages
+// itself (go list -export, as lintcmd does), and for each package that
+// the engine's relevance test rules out (the go vet driver's: no import of
+// an API rules/ knows, no import carrying facts, no //fencelint:
+// directive, no lease-shaped type, decided from the import lists and a
+// scan of the source bytes) it writes under lintcmd's own cache key the
+// result lintcmd would compute: no facts and, for a package named on the
+// command line, no findings and its //lint: directives. lintcmd then finds
+// those packages cached and never loads them; the rest of the run
+// (relevant packages, formats, ignores, -checks, -fail, exit codes, -fix,
+// progress) is lintcmd's. Dependencies' types come from the go command's
+// export data in its build cache, as lintcmd always takes them. With -full
+// or FENCELINT_FULL=1 nothing is written ahead and the run uses a cache
+// subdirectory of its own, full, so that it never reads an entry the fast
+// path wrote. FENCELINT_DEBUG_SEED=1 prints how many packages were
+// written ahead.
 //
 // As a pre-commit hook, see .pre-commit-hooks.yaml at the repository root.
 package main

@@ -720,7 +720,7 @@ func TestSetCacheDir(t *testing.T) {
 	if err := fs.Parse([]string{"-other"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := setCacheDir(fs, lifted); err != nil {
+	if err := setCacheDir(fs, lifted, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := os.Getenv("STATICCHECK_CACHE"); got != base {
@@ -731,7 +731,7 @@ func TestSetCacheDir(t *testing.T) {
 	if err := fs.Parse([]string{"-fake.mode=lax"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := setCacheDir(fs, lifted); err != nil {
+	if err := setCacheDir(fs, lifted, false); err != nil {
 		t.Fatal(err)
 	}
 	got := os.Getenv("STATICCHECK_CACHE")
@@ -743,7 +743,7 @@ func TestSetCacheDir(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", base)
 	t.Setenv("HOME", base)
 	fs2 := flag.NewFlagSet("y", flag.ContinueOnError)
-	if err := setCacheDir(fs2, nil); err != nil {
+	if err := setCacheDir(fs2, nil, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := os.Getenv("STATICCHECK_CACHE"); filepath.Base(got) != "fencelint" {

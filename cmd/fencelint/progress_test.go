@@ -96,10 +96,15 @@ func TestSummaryAndProgressEndToEnd(t *testing.T) {
 		}
 	}
 
-	// A cold cache takes seconds here (std dependencies are analysed for
-	// facts); progress lines appear every half second, so a run that
-	// fast cannot be required to show one.
-	env := append(os.Environ(), "STATICCHECK_CACHE="+t.TempDir())
+	// A cold cache takes seconds here with the fast path off (std
+	// dependencies are analysed for facts); progress lines appear every
+	// half second, so a run that fast cannot be required to show one. The
+	// fast path announces its own step.
+	_, stderr, _ := run(t, dir, append(os.Environ(), "STATICCHECK_CACHE="+t.TempDir()), bin, "-progress", "./...")
+	if !strings.Contains(string(stderr), "fencelint: finding the packages that cannot matter") {
+		t.Errorf("-progress: the fast path's step not shown:\n%s", stderr)
+	}
+	env := append(os.Environ(), "STATICCHECK_CACHE="+t.TempDir(), fullEnv+"=1")
 	start := time.Now()
 	_, stderr, code := run(t, dir, env, bin, "-progress", "./...")
 	if code != exitFindings {

@@ -34,6 +34,9 @@ const (
 	exitFailure  = 2 // packages did not load or type-check, bad usage, or a fatal error
 )
 
+// fullEnv turns the fast paths off (go vet's and the standalone CLI's).
+const fullEnv = "FENCELINT_FULL"
+
 // homepage is the SARIF tool.driver.informationUri.
 const homepage = "https://github.com/fencelint/fencelint"
 
@@ -48,6 +51,7 @@ func standalone(args []string) int {
 	progress := fs.Bool("progress", false, "Print progress (packages loaded and analysed) to stderr; on by default when stderr is a terminal, -progress=false turns it off")
 	fenceMapFormat := fs.String("fencemap", "", "Print the fence map of the packages instead of findings: what every lock protects, in `FORMAT` json, md, dot or mermaid (docs/fencemap.md)")
 	blindSpots := fs.Bool("blindspots", false, "Print only the calls inside lock scopes fencelint could not see into, with the directive that would teach it (format from -fencemap, default md)")
+	full := fs.Bool("full", os.Getenv(fullEnv) == "1", "Analyse every package, dependencies included: turn off the fast path that never loads a package that cannot matter (also "+fullEnv+"=1); the findings are the same")
 	lifted := liftAnalyzerFlags(fs, analyzer.All)
 	describeFlags(fs)
 	cmd.ParseFlags(args) // flag.ExitOnError: a bad flag exits 2
@@ -71,7 +75,7 @@ func standalone(args []string) int {
 	case flagValue(fs, "explain") != "":
 		return explain(os.Stdout, os.Stderr, analyzer.All, flagValue(fs, "explain"))
 	}
-	if err := setCacheDir(fs, lifted); err != nil {
+	if err := setCacheDir(fs, lifted, *full); err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
 	}
@@ -92,7 +96,7 @@ func standalone(args []string) int {
 		fmt.Fprintf(os.Stderr, "fencelint: unsupported output format %q (want text, stylish, json or sarif)\n", format)
 		return exitFailure
 	}
-	opts := lintOptions{format: format, fix: *fix, tty: isTerminal(os.Stderr), start: start}
+	opts := lintOptions{format: format, fix: *fix, full: *full, tty: isTerminal(os.Stderr), start: start}
 	opts.progress = opts.tty
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "progress" {
@@ -106,6 +110,7 @@ func standalone(args []string) int {
 type lintOptions struct {
 	format   string
 	fix      bool      // apply suggested fixes between the phases
+	full     bool      // no fast path: lintcmd loads every package itself
 	progress bool      // show lintcmd's progress on stderr
 	tty      bool      // stderr is a terminal
 	start    time.Time // for the summary line
@@ -184,6 +189,23 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int 
 	defer os.RemoveAll(dir)
 
 	warnCgoSkipped(os.Stderr, listCgoSkipped(fs.Args(), flagValue(fs, "tags")))
+
+	if os.Getenv(verifySeedEnv) == "1" {
+		return verifySeeds(fs)
+	}
+	if !opts.full && len(fs.Args()) > 0 {
+		if opts.progress {
+			fmt.Fprintln(os.Stderr, "fencelint: finding the packages that cannot matter")
+		}
+		st, err := seedFromFlags(fs.Args(), func(name string) string { return flagValue(fs, name) }, false)
+		if os.Getenv("FENCELINT_DEBUG_SEED") != "" {
+			fmt.Fprintf(os.Stderr, "fencelint: fast path: %d packages, %d cached, %d seeded (err %v)\n", st.packages, st.cached, st.seeded, err)
+		}
+		if debugSeeds {
+			return exitClean
+		}
+		// An error costs only speed: lintcmd loads what was not seeded.
+	}
 
 	binPath := filepath.Join(dir, "results.gob")
 	if err := fs.Set("f", "binary"); err != nil {
@@ -605,7 +627,7 @@ func liftAnalyzerFlags(fs *flag.FlagSet, as []*lint.Analyzer) []string {
 // cache key covers the binary, the package and staticcheck.conf but not
 // analyzer flags, so runs with analyzer flags set use a subdirectory keyed
 // by their values.
-func setCacheDir(fs *flag.FlagSet, lifted []string) error {
+func setCacheDir(fs *flag.FlagSet, lifted []string, full bool) error {
 	dir := os.Getenv("STATICCHECK_CACHE")
 	if dir == "" {
 		base, err := os.UserCacheDir()
@@ -624,6 +646,11 @@ func setCacheDir(fs *flag.FlagSet, lifted []string) error {
 		slices.Sort(set)
 		sum := sha256.Sum256([]byte(strings.Join(set, "\n")))
 		dir = filepath.Join(dir, "flags-"+hex.EncodeToString(sum[:8]))
+	}
+	if full {
+		// The fast path writes, for the packages that cannot matter, the
+		// entries lintcmd would write; a full run must not read them.
+		dir = filepath.Join(dir, "full")
 	}
 	return os.Setenv("STATICCHECK_CACHE", dir)
 }
