@@ -133,6 +133,14 @@ const (
 	// at InputArg, or the token in the blob name (KeyArg, or the name the
 	// client was made for), are the fence (see AzureBlob).
 	AzureWrite
+	// RedigoDo: a redigo command, Conn.Do(name, args...): the constant
+	// command name at QueryArg says what it is (a blind write, EVAL of a
+	// script, a read), its arguments are the variadic at ArgsFrom.
+	RedigoDo
+	// RedigoScript: (*redigo.Script).Do(c, keysAndArgs...): the script
+	// and its key count come from redis.NewScript; keys and ARGV are the
+	// variadic at ArgsFrom.
+	RedigoScript
 )
 
 // Write describes one storage write call.
@@ -186,7 +194,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
-	&Gorm, &GCS, &AzureBlob, &UUID, &CryptoRand, &MathRand, &Time,
+	&Gorm, &GCS, &AzureBlob, &Redigo, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (
@@ -279,7 +287,7 @@ var libraryModules = []string{
 	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
-	"github.com/google/uuid", "github.com/jmoiron/sqlx",
+	"github.com/google/uuid", "github.com/jmoiron/sqlx", "github.com/gomodule/redigo",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",
 }
 

@@ -28,6 +28,7 @@ import (
 	_ "cirello.io/dynamolock/v2"
 	_ "github.com/go-redis/redis/v8"
 	_ "github.com/go-zookeeper/zk"
+	_ "github.com/gomodule/redigo/redis"
 	_ "github.com/samuel/go-zookeeper/zk"
 	_ "github.com/google/uuid"
 	_ "github.com/hashicorp/consul/api"

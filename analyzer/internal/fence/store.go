@@ -307,6 +307,12 @@ func (e *engine) evalRedisScript(cc *ssa.CallCommon, w *rules.Write) *eval {
 		args, _ = unpackVariadic(ps[w.ArgsFrom])
 	}
 	ev.redis = e.redisScriptShape(cc, w, script, compared)
+	return e.judgeScript(ev, script, compared, args)
+}
+
+// judgeScript decides a write script's verdict from the ARGV it compares
+// (compared, 1-based) and the values bound to ARGV (args[n-1]).
+func (e *engine) judgeScript(ev *eval, script string, compared map[int]bool, args []ssa.Value) *eval {
 	sawCompare := false
 	for n := range compared {
 		sawCompare = true

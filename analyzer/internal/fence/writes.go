@@ -395,6 +395,10 @@ func (e *engine) evalRule(cc *ssa.CallCommon, w *rules.Write) *eval {
 		return e.evalGCS(cc)
 	case rules.AzureWrite:
 		return e.evalAzure(cc, w)
+	case rules.RedigoDo:
+		return e.evalRedigoDo(cc, w)
+	case rules.RedigoScript:
+		return e.evalRedigoScript(cc, w)
 	}
 	return &eval{}
 }
