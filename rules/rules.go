@@ -194,7 +194,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
-	&Gorm, &GCS, &AzureBlob, &Redigo, &UUID, &CryptoRand, &MathRand, &Time,
+	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (

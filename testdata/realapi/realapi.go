@@ -18,6 +18,7 @@ import (
 	_ "github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	_ "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	_ "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	_ "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	_ "github.com/aws/aws-sdk-go-v2/service/s3"
 	_ "github.com/aws/smithy-go"
 	_ "github.com/bsm/redislock"
