@@ -80,7 +80,12 @@ var GoRedis = Lib{
 		"Del", "Unlink", "Rename", "HSet", "HMSet", "HDel", "HIncrBy", "HSetNX",
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim",
 		"SAdd", "SRem", "ZAdd", "ZRem", "ZIncrBy", "IncrByFloat",
-		"Expire", "PExpire"),
+		"Expire", "PExpire",
+		// ZADD NX/XX only add or only update members: neither compares a
+		// token. (ZADD GT/LT, which orders the new score against the
+		// stored one, is not listed.)
+		"ZAddNX", "ZAddXX", "Decr", "DecrBy", "HIncrByFloat", "SetRange", "PFAdd", "GetEx",
+		"LPushX", "RPushX", "ZRemRangeByScore", "ZRemRangeByRank", "ZPopMin", "ZPopMax", "SPop"),
 		// MSet and MSetNX take key-value pairs, XAdd an *XAddArgs: no
 		// key argument.
 		Write{Func: redisCmd + "MSet", Kind: KVBlind, Store: "Redis", KeyArg: -1, Outcome: NoOutcome},

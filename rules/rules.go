@@ -133,6 +133,14 @@ const (
 	// at InputArg, or the token in the blob name (KeyArg, or the name the
 	// client was made for), are the fence (see AzureBlob).
 	AzureWrite
+	// RedigoDo: a redigo command, Conn.Do(name, args...): the constant
+	// command name at QueryArg says what it is (a blind write, EVAL of a
+	// script, a read), its arguments are the variadic at ArgsFrom.
+	RedigoDo
+	// RedigoScript: (*redigo.Script).Do(c, keysAndArgs...): the script
+	// and its key count come from redis.NewScript; keys and ARGV are the
+	// variadic at ArgsFrom.
+	RedigoScript
 )
 
 // WriteKinds is every WriteKind, for the contract tests: each must have a
@@ -140,7 +148,7 @@ const (
 var WriteKinds = []WriteKind{
 	SQLWrite, SQLStmtWrite, DynamoWrite, DynamoTransact, S3Write, KVBlind, EtcdTxnCommit,
 	RedisScript, ZKVersioned, ZKMulti, Conditional, ConsulTxn, GormChain, GormSave, GormCreate,
-	GCSWrite, AzureWrite,
+	GCSWrite, AzureWrite, RedigoDo, RedigoScript,
 }
 
 // Mechanism is the family of a WriteKind: where the store takes the
@@ -170,7 +178,7 @@ const (
 // Mechanism returns the family of k; 0 for an unknown kind.
 func (k WriteKind) Mechanism() Mechanism {
 	switch k {
-	case SQLWrite, SQLStmtWrite, RedisScript:
+	case SQLWrite, SQLStmtWrite, RedisScript, RedigoDo, RedigoScript:
 		return MechText
 	case DynamoWrite, DynamoTransact, S3Write, ConsulTxn, AzureWrite:
 		return MechInput
@@ -248,7 +256,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
-	&Gorm, &GCS, &AzureBlob, &UUID, &CryptoRand, &MathRand, &Time,
+	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (
@@ -373,7 +381,7 @@ var libraryModules = []string{
 	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
-	"github.com/google/uuid", "github.com/jmoiron/sqlx",
+	"github.com/google/uuid", "github.com/jmoiron/sqlx", "github.com/gomodule/redigo",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",
 }
 

@@ -274,6 +274,9 @@ func (e *engine) lockKey(call *ssa.Call, ai acquireInfo) string {
 		}
 		return ""
 	}
+	if ai.keyVal != nil {
+		return constPrefix(ai.keyVal, 0)
+	}
 	if ai.libRule == nil || !ai.libRule.LockIsReceiver {
 		return ""
 	}
@@ -347,6 +350,10 @@ func (e *engine) keyPattern(cc *ssa.CallCommon) string {
 	case rules.KVBlind, rules.ZKVersioned:
 		if v := arg(w.KeyArg); v != nil {
 			return constPrefix(v, 0)
+		}
+	case rules.RedigoDo, rules.RedigoScript:
+		if keys, ok := e.redigoKeys(cc); ok && len(keys) > 0 && keys[0] != nil {
+			return constPrefix(keys[0], 0)
 		}
 	case rules.RedisScript:
 		// Eval(ctx, script, keys, args...) and Script.Run(ctx, c, keys, args...):

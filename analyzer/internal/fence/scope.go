@@ -62,6 +62,9 @@ type acquireInfo struct {
 	lock    string
 	noToken bool
 	keyArg  int
+	// keyVal is the lock key when no argument index names it (redigo's
+	// Do("SET", key, ...)).
+	keyVal  ssa.Value
 	libRule *rules.Acquire
 	leaseT  types.Type // heuristic lease type of result 0, if any
 	// advisory: a PostgreSQL advisory lock taken by SQL text; session is
@@ -293,6 +296,14 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r, source: "library: " + r.Func}, true
 	}
 	if _, ok := e.writeOf(fn); ok {
+		// redigo's Do("SET", key, val, "NX", ...) on a lock's key.
+		if key, ok := e.redigoSetNX(call); ok {
+			if !e.isLockKeyVal(call, key) {
+				return acquireInfo{}, false
+			}
+			return acquireInfo{success: rules.ErrNil, lock: rules.RedigoLock, noToken: true, keyArg: -1, keyVal: key,
+				source: "library: redigo SET NX"}, true
+		}
 		// SQL that takes a PostgreSQL advisory lock; any other storage
 		// call is not an acquire.
 		if acquire, _, _ := advisorySQL(fn, cc); acquire {
@@ -379,7 +390,11 @@ func (e *engine) isLockKey(call *ssa.Call, keyArg int) bool {
 	if keyArg >= len(ps) {
 		return false
 	}
-	key := ps[keyArg]
+	return e.isLockKeyVal(call, ps[keyArg])
+}
+
+// isLockKeyVal is isLockKey for the key value itself.
+func (e *engine) isLockKeyVal(call *ssa.Call, key ssa.Value) bool {
 	for _, c := range constParts(key, 0) {
 		lc := strings.ToLower(c)
 		for _, w := range []string{"lock", "mutex", "leader", "lease", "election", "semaphore"} {
@@ -396,7 +411,7 @@ func (e *engine) isLockKey(call *ssa.Call, keyArg int) bool {
 		if found {
 			return
 		}
-		if fn := calleeFunc(cc); fn != nil && rules.IsRelease(fn) && e.sameKey(probe, cc) {
+		if fn := calleeFunc(cc); fn != nil && (rules.IsRelease(fn) || isRedigoRelease(cc)) && e.sameKey(probe, cc) {
 			found = true
 		}
 	})
@@ -669,6 +684,9 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 			r.key = ps[ai.keyArg]
 			r.keyConst, _ = constString(r.key)
 		}
+	} else if ai.keyVal != nil {
+		r.key = ai.keyVal
+		r.keyConst, _ = constString(r.key)
 	}
 	fails := e.failValues(call, ai)
 
@@ -1088,6 +1106,9 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 	if releasesOther(r, cc, outer) {
 		return false // m2.Unlock() inside m1's region: m1 is still held
 	}
+	if isRedigoRelease(cc) {
+		return r.key != nil && e.sameKey(r, cc)
+	}
 	if rules.IsRelease(fn) {
 		if r.key == nil {
 			if rules.IsRedisCommand(fn) {
@@ -1322,11 +1343,22 @@ func advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact boo
 // Keys are compared by how they are built: "lock:"+id twice, or
 // fmt.Sprintf("lock:%s", id) twice, is the same key.
 func (e *engine) sameKey(r *region, cc *ssa.CallCommon) bool {
-	ps := params(cc)
-	if len(ps) < 2 || r.key == nil {
+	if r.key == nil {
 		return false
 	}
 	want := keyFingerprint(r.key, 0)
+	if keys, ok := e.redigoKeys(cc); ok {
+		for _, k := range keys {
+			if k != nil && keyFingerprint(k, 0) == want {
+				return true
+			}
+		}
+		return false
+	}
+	ps := params(cc)
+	if len(ps) < 2 {
+		return false
+	}
 	// Have: rdb.Del(ctx, keys...) / rdb.Expire(ctx, key, ttl) / rdb.Set(ctx, key, ...)
 	candidates := []ssa.Value{ps[1]}
 	if keys, ok := unpackVariadic(ps[len(ps)-1]); ok && len(ps) == 2 {

@@ -316,6 +316,12 @@ func (e *engine) evalScriptText(script string, args []ssa.Value, shape func(comp
 	ev := &eval{isWrite: true, store: "Redis"}
 	compared := comparedArgv(script)
 	ev.redis = shape(compared)
+	return e.judgeScript(ev, script, compared, args)
+}
+
+// judgeScript decides a write script's verdict from the ARGV it compares
+// (compared, 1-based) and the values bound to ARGV (args[n-1]).
+func (e *engine) judgeScript(ev *eval, script string, compared map[int]bool, args []ssa.Value) *eval {
 	sawCompare := false
 	for n := range compared {
 		sawCompare = true

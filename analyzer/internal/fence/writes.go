@@ -384,6 +384,8 @@ func init() {
 		rules.GormCreate:     (*engine).evalGorm,
 		rules.GCSWrite:       func(e *engine, cc *ssa.CallCommon, _ *rules.Write) *eval { return e.evalGCS(cc) },
 		rules.AzureWrite:     (*engine).evalAzure,
+		rules.RedigoDo:       (*engine).evalRedigoDo,
+		rules.RedigoScript:   (*engine).evalRedigoScript,
 	}
 }
 

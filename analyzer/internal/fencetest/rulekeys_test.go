@@ -309,7 +309,9 @@ func writeArgs(w rules.Write) []argRef {
 		return append([]argRef{q, a}, unread(in, k, v)...)
 	case rules.SQLStmtWrite:
 		return append([]argRef{a}, unread(in, k, v)...) // QueryArg is -1: the SQL is the Prepare's
-	case rules.RedisScript:
+	case rules.RedigoDo:
+		return append([]argRef{q, a}, unread(in, k, v)...)
+	case rules.RedisScript, rules.RedigoScript:
 		if w.QueryArg == -1 {
 			q.want = argOptional
 		}

@@ -79,6 +79,19 @@ var deleting = map[string]func(ctx context.Context, c *redis.Client, key string,
 	"RPop": func(ctx context.Context, c *redis.Client, key string, _ []any) error {
 		return c.RPush(ctx, key, "left-by-B").Err()
 	},
+	"SPop": func(ctx context.Context, c *redis.Client, key string, _ []any) error {
+		return c.SAdd(ctx, key, "left-by-B").Err()
+	},
+	"ZPopMin":          zsetLeftByB,
+	"ZPopMax":          zsetLeftByB,
+	"ZRemRangeByScore": zsetLeftByB,
+	"ZRemRangeByRank":  zsetLeftByB,
+}
+
+// zsetLeftByB seeds a sorted set with a member inside any score or rank
+// range the cases remove (score 1, rank 0).
+func zsetLeftByB(ctx context.Context, c *redis.Client, key string, _ []any) error {
+	return c.ZAdd(ctx, key, redis.Z{Score: 1, Member: "left-by-B"}).Err()
 }
 
 // needsKey are commands that change only a key that exists, with how to
@@ -88,10 +101,10 @@ var needsKey = map[string]func(ctx context.Context, c *redis.Client, key string)
 func init() {
 	str := func(ctx context.Context, c *redis.Client, key string) error { return c.Set(ctx, key, "1", 0).Err() }
 	list := func(ctx context.Context, c *redis.Client, key string) error { return c.RPush(ctx, key, "x", "y").Err() }
-	for _, n := range []string{"Expire", "PExpire", "ExpireAt", "PExpireAt", "Rename", "SetXX", "GetSet"} {
+	for _, n := range []string{"Expire", "PExpire", "ExpireAt", "PExpireAt", "Rename", "SetXX", "GetSet", "GetEx"} {
 		needsKey[n] = str
 	}
-	for _, n := range []string{"LSet", "LTrim", "LRem"} {
+	for _, n := range []string{"LSet", "LTrim", "LRem", "LPushX", "RPushX"} {
 		needsKey[n] = list
 	}
 }

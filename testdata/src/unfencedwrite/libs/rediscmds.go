@@ -10,7 +10,7 @@ import (
 // Every go-redis command rules/ lists as a write, under a SET NX lock:
 // each one is unconditional, and the lock gives no token to fence with.
 
-func redisCommandsBad(ctx context.Context, rdb *redis.Client, id string) error {
+func redisCommandsBad(ctx context.Context, rdb *redis.Client, id string, members []redis.Z) error {
 	ok, err := rdb.SetNX(ctx, "lock:cmds:"+id, "me", time.Minute).Result()
 	if err != nil || !ok {
 		return err
@@ -42,6 +42,21 @@ func redisCommandsBad(ctx context.Context, rdb *redis.Client, id string) error {
 	rdb.IncrByFloat(ctx, "f:"+id, 0.5)                                                 // want `Redis write via rdb.IncrByFloat under the Redis SET NX lock is not fenced`
 	rdb.XAdd(ctx, &redis.XAddArgs{Stream: "events", Values: map[string]any{"id": id}}) // want `Redis write via rdb.XAdd under the Redis SET NX lock is not fenced`
 	rdb.PExpire(ctx, "k:"+id, time.Second)                                             // want `Redis write via rdb.PExpire under the Redis SET NX lock is not fenced`
+	rdb.ZAddNX(ctx, "z:"+id, redis.Z{Score: 1, Member: "x"})                           // want `Redis write via rdb.ZAddNX under the Redis SET NX lock is not fenced`
+	rdb.ZAddXX(ctx, "z:"+id, members...)                                               // want `Redis write via rdb.ZAddXX under the Redis SET NX lock is not fenced`
+	rdb.ZRemRangeByScore(ctx, "z:"+id, "0", "10")                                      // want `Redis write via rdb.ZRemRangeByScore under the Redis SET NX lock is not fenced`
+	rdb.ZRemRangeByRank(ctx, "z:"+id, 0, -1)                                           // want `Redis write via rdb.ZRemRangeByRank under the Redis SET NX lock is not fenced`
+	rdb.ZPopMin(ctx, "z:"+id)                                                          // want `Redis write via rdb.ZPopMin under the Redis SET NX lock is not fenced`
+	rdb.ZPopMax(ctx, "z:"+id)                                                          // want `Redis write via rdb.ZPopMax under the Redis SET NX lock is not fenced`
+	rdb.SPop(ctx, "s:"+id)                                                             // want `Redis write via rdb.SPop under the Redis SET NX lock is not fenced`
+	rdb.Decr(ctx, "n:"+id)                                                             // want `Redis write via rdb.Decr under the Redis SET NX lock is not fenced`
+	rdb.DecrBy(ctx, "n:"+id, 2)                                                        // want `Redis write via rdb.DecrBy under the Redis SET NX lock is not fenced`
+	rdb.HIncrByFloat(ctx, "h:"+id, "f", 0.5)                                           // want `Redis write via rdb.HIncrByFloat under the Redis SET NX lock is not fenced`
+	rdb.SetRange(ctx, "k:"+id, 0, "v")                                                 // want `Redis write via rdb.SetRange under the Redis SET NX lock is not fenced`
+	rdb.PFAdd(ctx, "seen:"+id, "x")                                                    // want `Redis write via rdb.PFAdd under the Redis SET NX lock is not fenced`
+	rdb.GetEx(ctx, "k:"+id, time.Minute)                                               // want `Redis write via rdb.GetEx under the Redis SET NX lock is not fenced`
+	rdb.LPushX(ctx, "l:"+id, "x")                                                      // want `Redis write via rdb.LPushX under the Redis SET NX lock is not fenced`
+	rdb.RPushX(ctx, "l:"+id, "x")                                                      // want `Redis write via rdb.RPushX under the Redis SET NX lock is not fenced`
 	// ok: the lock's own key is renewed and released: bookkeeping
 	rdb.PExpire(ctx, "lock:cmds:"+id, time.Minute)
 	rdb.ExpireAt(ctx, "lock:cmds:"+id, time.Now().Add(time.Minute))

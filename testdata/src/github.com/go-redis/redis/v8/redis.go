@@ -65,7 +65,11 @@ func (cmd *StringCmd) Result() (string, error) { panic("stub") }
 
 func (cmd *StringCmd) Int64() (int64, error) { panic("stub") }
 
+type FloatCmd struct{}
+
 type BoolSliceCmd struct{}
+
+type ZSliceCmd struct{}
 
 type Cmdable interface {
 	Del(ctx context.Context, keys ...string) *IntCmd
@@ -110,7 +114,15 @@ func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Durati
 	panic("stub")
 }
 
+func (c cmdable) Decr(ctx context.Context, key string) *IntCmd { panic("stub") }
+
+func (c cmdable) DecrBy(ctx context.Context, key string, decrement int64) *IntCmd { panic("stub") }
+
 func (c cmdable) Get(ctx context.Context, key string) *StringCmd { panic("stub") }
+
+func (c cmdable) GetEx(ctx context.Context, key string, expiration time.Duration) *StringCmd {
+	panic("stub")
+}
 
 func (c cmdable) Incr(ctx context.Context, key string) *IntCmd { panic("stub") }
 
@@ -136,19 +148,55 @@ func (c cmdable) SetXX(ctx context.Context, key string, value interface{}, expir
 	panic("stub")
 }
 
+func (c cmdable) SetRange(ctx context.Context, key string, offset int64, value string) *IntCmd {
+	panic("stub")
+}
+
 func (c cmdable) HDel(ctx context.Context, key string, fields ...string) *IntCmd { panic("stub") }
 
 func (c cmdable) HGet(ctx context.Context, key string, field string) *StringCmd { panic("stub") }
+
+func (c cmdable) HIncrByFloat(ctx context.Context, key string, field string, incr float64) *FloatCmd {
+	panic("stub")
+}
 
 func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
 
 func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
 
+func (c cmdable) LPushX(ctx context.Context, key string, values ...interface{}) *IntCmd {
+	panic("stub")
+}
+
 func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+
+func (c cmdable) RPushX(ctx context.Context, key string, values ...interface{}) *IntCmd {
+	panic("stub")
+}
 
 func (c cmdable) SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
 
+func (c cmdable) SPop(ctx context.Context, key string) *StringCmd { panic("stub") }
+
 func (c cmdable) ZAdd(ctx context.Context, key string, members ...*Z) *IntCmd { panic("stub") }
+
+func (c cmdable) ZAddNX(ctx context.Context, key string, members ...*Z) *IntCmd { panic("stub") }
+
+func (c cmdable) ZAddXX(ctx context.Context, key string, members ...*Z) *IntCmd { panic("stub") }
+
+func (c cmdable) ZPopMax(ctx context.Context, key string, count ...int64) *ZSliceCmd { panic("stub") }
+
+func (c cmdable) ZPopMin(ctx context.Context, key string, count ...int64) *ZSliceCmd { panic("stub") }
+
+func (c cmdable) ZRemRangeByRank(ctx context.Context, key string, start int64, stop int64) *IntCmd {
+	panic("stub")
+}
+
+func (c cmdable) ZRemRangeByScore(ctx context.Context, key string, min string, max string) *IntCmd {
+	panic("stub")
+}
+
+func (c cmdable) PFAdd(ctx context.Context, key string, els ...interface{}) *IntCmd { panic("stub") }
 
 func (c cmdable) Eval(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
 	panic("stub")

@@ -69,9 +69,12 @@ type FloatCmd struct{}
 
 type BoolSliceCmd struct{}
 
+type ZSliceCmd struct{}
+
 type Cmdable interface {
 	GenericCmdable
 	HashCmdable
+	HyperLogLogCmdable
 	ListCmdable
 	ScriptingFunctionsCmdable
 	SetCmdable
@@ -117,6 +120,10 @@ func (c cmdable) HIncrBy(ctx context.Context, key string, field string, incr int
 	panic("stub")
 }
 
+func (c cmdable) HIncrByFloat(ctx context.Context, key string, field string, incr float64) *FloatCmd {
+	panic("stub")
+}
+
 func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
 
 func (c cmdable) HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd {
@@ -127,9 +134,15 @@ func (c cmdable) HSetNX(ctx context.Context, key string, field string, value int
 	panic("stub")
 }
 
+func (c cmdable) PFAdd(ctx context.Context, key string, els ...interface{}) *IntCmd { panic("stub") }
+
 func (c cmdable) LPop(ctx context.Context, key string) *StringCmd { panic("stub") }
 
 func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+
+func (c cmdable) LPushX(ctx context.Context, key string, values ...interface{}) *IntCmd {
+	panic("stub")
+}
 
 func (c cmdable) LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd {
 	panic("stub")
@@ -146,6 +159,10 @@ func (c cmdable) LTrim(ctx context.Context, key string, start int64, stop int64)
 func (c cmdable) RPop(ctx context.Context, key string) *StringCmd { panic("stub") }
 
 func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+
+func (c cmdable) RPushX(ctx context.Context, key string, values ...interface{}) *IntCmd {
+	panic("stub")
+}
 
 func (c cmdable) Eval(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
 	panic("stub")
@@ -173,25 +190,51 @@ func (c cmdable) FCall(ctx context.Context, function string, keys []string, args
 
 func (c cmdable) SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
 
+func (c cmdable) SPop(ctx context.Context, key string) *StringCmd { panic("stub") }
+
 func (c cmdable) SRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
 
 func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) *IntCmd { panic("stub") }
+
+func (c cmdable) ZAddNX(ctx context.Context, key string, members ...Z) *IntCmd { panic("stub") }
+
+func (c cmdable) ZAddXX(ctx context.Context, key string, members ...Z) *IntCmd { panic("stub") }
 
 func (c cmdable) ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd {
 	panic("stub")
 }
 
+func (c cmdable) ZPopMax(ctx context.Context, key string, count ...int64) *ZSliceCmd { panic("stub") }
+
+func (c cmdable) ZPopMin(ctx context.Context, key string, count ...int64) *ZSliceCmd { panic("stub") }
+
 func (c cmdable) ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+
+func (c cmdable) ZRemRangeByRank(ctx context.Context, key string, start int64, stop int64) *IntCmd {
+	panic("stub")
+}
+
+func (c cmdable) ZRemRangeByScore(ctx context.Context, key string, min string, max string) *IntCmd {
+	panic("stub")
+}
 
 func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) *StringCmd { panic("stub") }
 
 func (c cmdable) Append(ctx context.Context, key string, value string) *IntCmd { panic("stub") }
+
+func (c cmdable) Decr(ctx context.Context, key string) *IntCmd { panic("stub") }
+
+func (c cmdable) DecrBy(ctx context.Context, key string, decrement int64) *IntCmd { panic("stub") }
 
 func (c cmdable) DelExArgs(ctx context.Context, key string, a DelExArgs) *IntCmd { panic("stub") }
 
 func (c cmdable) Get(ctx context.Context, key string) *StringCmd { panic("stub") }
 
 func (c cmdable) GetSet(ctx context.Context, key string, value interface{}) *StringCmd { panic("stub") }
+
+func (c cmdable) GetEx(ctx context.Context, key string, expiration time.Duration) *StringCmd {
+	panic("stub")
+}
 
 func (c cmdable) GetDel(ctx context.Context, key string) *StringCmd { panic("stub") }
 
@@ -225,6 +268,10 @@ func (c cmdable) SetXX(ctx context.Context, key string, value interface{}, expir
 	panic("stub")
 }
 
+func (c cmdable) SetRange(ctx context.Context, key string, offset int64, value string) *IntCmd {
+	panic("stub")
+}
+
 type statefulCmdable func(ctx context.Context, cmd Cmder) error
 
 func (c statefulCmdable) Select(ctx context.Context, index int) *StatusCmd { panic("stub") }
@@ -243,19 +290,26 @@ type HashCmdable interface {
 	HDel(ctx context.Context, key string, fields ...string) *IntCmd
 	HGet(ctx context.Context, key string, field string) *StringCmd
 	HIncrBy(ctx context.Context, key string, field string, incr int64) *IntCmd
+	HIncrByFloat(ctx context.Context, key string, field string, incr float64) *FloatCmd
 	HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd
 	HSet(ctx context.Context, key string, values ...interface{}) *IntCmd
 	HSetNX(ctx context.Context, key string, field string, value interface{}) *BoolCmd
 }
 
+type HyperLogLogCmdable interface {
+	PFAdd(ctx context.Context, key string, els ...interface{}) *IntCmd
+}
+
 type ListCmdable interface {
 	LPop(ctx context.Context, key string) *StringCmd
 	LPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+	LPushX(ctx context.Context, key string, values ...interface{}) *IntCmd
 	LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd
 	LSet(ctx context.Context, key string, index int64, value interface{}) *StatusCmd
 	LTrim(ctx context.Context, key string, start int64, stop int64) *StatusCmd
 	RPop(ctx context.Context, key string) *StringCmd
 	RPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+	RPushX(ctx context.Context, key string, values ...interface{}) *IntCmd
 }
 
 type Options struct {
@@ -323,13 +377,20 @@ type ScriptingFunctionsCmdable interface {
 
 type SetCmdable interface {
 	SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd
+	SPop(ctx context.Context, key string) *StringCmd
 	SRem(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
 
 type SortedSetCmdable interface {
 	ZAdd(ctx context.Context, key string, members ...Z) *IntCmd
+	ZAddNX(ctx context.Context, key string, members ...Z) *IntCmd
+	ZAddXX(ctx context.Context, key string, members ...Z) *IntCmd
 	ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd
+	ZPopMax(ctx context.Context, key string, count ...int64) *ZSliceCmd
+	ZPopMin(ctx context.Context, key string, count ...int64) *ZSliceCmd
 	ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd
+	ZRemRangeByRank(ctx context.Context, key string, start int64, stop int64) *IntCmd
+	ZRemRangeByScore(ctx context.Context, key string, min string, max string) *IntCmd
 }
 
 type Z struct {
@@ -348,9 +409,12 @@ type XAddArgs struct {
 
 type StringCmdable interface {
 	Append(ctx context.Context, key string, value string) *IntCmd
+	Decr(ctx context.Context, key string) *IntCmd
+	DecrBy(ctx context.Context, key string, decrement int64) *IntCmd
 	DelExArgs(ctx context.Context, key string, a DelExArgs) *IntCmd
 	Get(ctx context.Context, key string) *StringCmd
 	GetDel(ctx context.Context, key string) *StringCmd
+	GetEx(ctx context.Context, key string, expiration time.Duration) *StringCmd
 	GetSet(ctx context.Context, key string, value interface{}) *StringCmd
 	Incr(ctx context.Context, key string) *IntCmd
 	IncrBy(ctx context.Context, key string, value int64) *IntCmd
@@ -361,6 +425,7 @@ type StringCmdable interface {
 	SetArgs(ctx context.Context, key string, value interface{}, a SetArgs) *StatusCmd
 	SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
 	SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
+	SetRange(ctx context.Context, key string, offset int64, value string) *IntCmd
 	SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
 }
 
