@@ -334,3 +334,18 @@ func hasUpper(s string) bool {
 	}
 	return false
 }
+
+// IsLeaseConstructorName: a function that builds a lease value (NewLease,
+// MakeLease) rather than asking a lock service for one. The heuristic
+// still takes its result for a held lease, except in a _test.go file,
+// where such a call builds a fixture.
+func IsLeaseConstructorName(name string) bool {
+	for _, p := range []string{"New", "Make"} {
+		if len(name) > len(p) && strings.HasPrefix(name, p) && !isLowerStart(name[len(p):]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLowerStart(s string) bool { return s != "" && s[0] >= 'a' && s[0] <= 'z' }

@@ -49,3 +49,14 @@ func TestNameHeuristics(t *testing.T) {
 		}
 	}
 }
+
+func TestIsLeaseConstructorName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"NewLease": true, "NewLeaseWithClock": true, "MakeLease": true, "New": false,
+		"Newest": false, "Acquire": false, "AcquireLease": false, "TryLock": false, "Renew": false,
+	} {
+		if got := IsLeaseConstructorName(name); got != want {
+			t.Errorf("IsLeaseConstructorName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -112,3 +112,9 @@ func TestDirectiveWriteTokens(t *testing.T) {
 func TestReleaseShapes(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/releases")
 }
+
+// TestLeaseFixtures: a lease a test builds with a constructor is a fixture,
+// not a held lock; a lease from a lock service's acquire still is.
+func TestLeaseFixtures(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasefixture")
+}

@@ -76,6 +76,10 @@ type FuncFact struct {
 	// a path at its calls. It is exported even where nothing else is, and
 	// alone it does not make a package relevant.
 	NoReturn bool
+	// Constructed: the acquire is a constructor of a heuristic lease type
+	// (NewLease) or wraps one: it asks no lock service, so a call of it in
+	// a _test.go file builds a fixture and opens no scope.
+	Constructed bool
 	// Forwards: writes whose statement, script or arguments are the
 	// function's parameters (exec(ctx, q, args...)); each call site judges
 	// them with its own constants and arguments (forward.go).

@@ -77,6 +77,11 @@ type acquireInfo struct {
 	// from a fact or directive, -1 if none.
 	tokenResult int
 	fromFact    bool
+	// constructed: the call is a constructor (NewLease) of a heuristic
+	// lease type, directly or through a wrapper's fact: it builds the
+	// value and asks no lock service. In a _test.go file that is a
+	// fixture, not a held lock.
+	constructed bool
 }
 
 func (e *engine) indexClosures(f *ssa.Function) {
@@ -327,8 +332,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if fn.Pkg() == e.pass.Pkg && e.directed[fn] {
 			src = "directive //fencelint:acquire on " + fn.Name()
 		}
+		if f.Constructed && e.inTestFile(call.Pos()) {
+			return acquireInfo{}, false // a test's lease fixture (see constructed)
+		}
 		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1, source: src,
-			tokenResult: f.TokenResult, fromFact: true}, true
+			tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed}, true
 	}
 	// Heuristic: a function returning a lease-shaped type acquires it.
 	sig := fn.Type().(*types.Signature)
@@ -345,8 +353,12 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 			return acquireInfo{}, false // lease.Renew() returning a lease is bookkeeping
 		}
 	}
+	constructed := rules.IsLeaseConstructorName(fn.Name())
+	if constructed && e.inTestFile(call.Pos()) {
+		return acquireInfo{}, false // a test's lease fixture (see constructed)
+	}
 	ai := acquireInfo{success: successOf(fn), lock: "lease " + info.Named.Obj().Name() + " from " + fn.Name(), keyArg: -1, leaseT: t,
-		source: "heuristic: returns lease-shaped type " + info.Named.Obj().Name()}
+		source: "heuristic: returns lease-shaped type " + info.Named.Obj().Name(), constructed: constructed}
 	ai.noToken = info.Token == nil && !e.structHasTokenField(t)
 	return ai, true
 }
@@ -1450,6 +1462,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	}
 	ff.Acquire = true
 	ff.Lock = r.scope.Lock
+	ff.Constructed = r.acq.constructed
 	sig := f.Signature
 	hasLease := false
 	for i := 0; i < sig.Results().Len(); i++ {

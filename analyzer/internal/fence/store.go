@@ -427,7 +427,11 @@ func (e *engine) globalScript(g *ssa.Global) (string, bool) {
 func comparedArgv(script string) map[int]bool {
 	out := map[int]bool{}
 	for _, line := range strings.Split(script, "\n") {
-		if !luaCmpRe.MatchString(stripLuaStrings(line)) {
+		// An ARGV that is only an argument of a command whose reply is
+		// compared (redis.call("ZADD", k, ARGV[3], id) ~= 1) is not itself
+		// compared: look at the line without its redis.call(...) spans.
+		line = stripRedisCalls(stripLuaStrings(line))
+		if !luaCmpRe.MatchString(line) {
 			continue
 		}
 		for _, m := range argvRe.FindAllStringSubmatch(line, -1) {
@@ -437,7 +441,9 @@ func comparedArgv(script string) map[int]bool {
 		}
 	}
 	// local tok = tonumber(ARGV[2]) ... if cur >= tok then
-	for _, m := range regexp.MustCompile(`local\s+(\w+)\s*=\s*[^\n]*ARGV\[(\d+)\]`).FindAllStringSubmatch(script, -1) {
+	// A local holding a command's reply (local old = redis.call("ZRANGE",
+	// k, "-inf", ARGV[4])) holds no ARGV: the spans are stripped first.
+	for _, m := range regexp.MustCompile(`local\s+(\w+)\s*=\s*[^\n]*ARGV\[(\d+)\]`).FindAllStringSubmatch(stripRedisCallsLines(script), -1) {
 		name, n := m[1], m[2]
 		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
 		for _, line := range strings.Split(script, "\n") {
@@ -452,6 +458,47 @@ func comparedArgv(script string) map[int]bool {
 		}
 	}
 	return out
+}
+
+// stripRedisCalls replaces each redis.call(...) or redis.pcall(...) in
+// line, up to its balanced closing parenthesis, with a placeholder; an
+// unbalanced call (continued on the next line) is left as it is.
+func stripRedisCalls(line string) string {
+	for {
+		i := strings.Index(line, "redis.call(")
+		n := len("redis.call(")
+		if j := strings.Index(line, "redis.pcall("); j >= 0 && (i < 0 || j < i) {
+			i, n = j, len("redis.pcall(")
+		}
+		if i < 0 {
+			return line
+		}
+		depth, end := 1, -1
+		for k := i + n; k < len(line) && end < 0; k++ {
+			switch line[k] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 {
+					end = k
+				}
+			}
+		}
+		if end < 0 {
+			return line
+		}
+		line = line[:i] + "REPLY" + line[end+1:]
+	}
+}
+
+// stripRedisCallsLines is stripRedisCalls on every line of script.
+func stripRedisCallsLines(script string) string {
+	lines := strings.Split(script, "\n")
+	for i, l := range lines {
+		lines[i] = stripRedisCalls(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func stripLuaStrings(line string) string {
