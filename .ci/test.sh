@@ -76,14 +76,14 @@ bash .ci/gcl.sh "$FENCELINT_GCL_DIR"
 export FENCELINT_GCL="$FENCELINT_GCL_DIR/custom-gcl"
 
 step "go test ./... (unit, analysistest, e2e through the CLI, go vet, golangci-lint, pre-commit)" "15-30 min cold: the e2e tests compile etcd, gRPC and the AWS SDK; 5 min warm"
-go test ./...
+go test -timeout 45m ./...
 
 # -short: the go vet driver's end-to-end tests (every go vet run of
 # testdata, example/ and gen10k with a race-built vettool) took over 30
 # minutes under the race detector; they ran without it in the step above.
 # TestParallelDriver, the analyzers' concurrency test, is not short-gated.
 step "go test -race -short ./analyzer/... (drivers run a package's analyzers concurrently)" "5-10 min"
-go test -race -short ./analyzer/...
+go test -race -short -timeout 40m ./analyzer/...
 
 step "etcd and Redis proofs (module analyzer/internal/storeproof; go test ./... does not enter it)" "1 min warm; +2 min to build etcd's server cold"
 proof_log=$(mktemp)
