@@ -187,31 +187,5 @@ func (e *engine) runsUnderReceiverLock(g *ssa.Function) bool {
 // receiverRegion makes g's instructions from its entry up to the first
 // release on each path a region of scope s.
 func (e *engine) receiverRegion(g *ssa.Function, s *Scope) {
-	if len(g.Blocks) == 0 {
-		return
-	}
-	r := &region{scope: s, spans: map[*ssa.BasicBlock][]span{}}
-	started := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{g.Blocks[0]}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if started[b] {
-			continue
-		}
-		started[b] = true
-		end, released := len(b.Instrs), false
-		for i, instr := range b.Instrs {
-			if c, ok := instr.(*ssa.Call); ok && e.isReleaseCall(c.Common()) {
-				end, released = i, true
-				break
-			}
-		}
-		r.addSpan(b, span{0, end})
-		if !released {
-			work = append(work, b.Succs...)
-		}
-	}
-	e.markRegion(r)
-	e.regions[g] = append(e.regions[g], r)
+	e.regionFromEntry(g, s, nil, func(_ *region, c *ssa.Call) bool { return e.isReleaseCall(c.Common()) })
 }

@@ -199,6 +199,13 @@ type paramScope struct {
 // every path) a region of scope s; where the function tests the lock
 // parameter p against nil, only the non-nil branch holds it.
 func (e *engine) entryRegion(f *ssa.Function, s *Scope, p *ssa.Parameter) {
+	e.regionFromEntry(f, s, p, e.isReleaseFor)
+}
+
+// regionFromEntry makes f's instructions from its entry up to the first
+// call isRelease accepts, on every path, a region of scope s. With a lock
+// parameter p, a test of p against nil keeps only the non-nil branch.
+func (e *engine) regionFromEntry(f *ssa.Function, s *Scope, p *ssa.Parameter, isRelease func(*region, *ssa.Call) bool) {
 	if len(f.Blocks) == 0 {
 		return
 	}
@@ -214,7 +221,7 @@ func (e *engine) entryRegion(f *ssa.Function, s *Scope, p *ssa.Parameter) {
 		started[b] = true
 		end, released := len(b.Instrs), false
 		for i, instr := range b.Instrs {
-			if c, ok := instr.(*ssa.Call); ok && e.isReleaseFor(r, c) {
+			if c, ok := instr.(*ssa.Call); ok && isRelease(r, c) {
 				end, released = i, true
 				break
 			}
@@ -223,7 +230,7 @@ func (e *engine) entryRegion(f *ssa.Function, s *Scope, p *ssa.Parameter) {
 		if released {
 			continue
 		}
-		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && len(b.Succs) == 2 {
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && p != nil && len(b.Succs) == 2 {
 			if c, ok := iff.Cond.(*ssa.BinOp); ok && (c.Op == token.EQL || c.Op == token.NEQ) &&
 				((c.X == ssa.Value(p) && isNilConst(c.Y)) || (c.Y == ssa.Value(p) && isNilConst(c.X))) {
 				if c.Op == token.EQL {
