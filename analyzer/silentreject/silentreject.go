@@ -127,6 +127,8 @@ func message(w *fence.Write) string {
 			return fmt.Sprintf("the error of fenced write via %s is discarded: %s is how the fence rejects a stale holder; return it or abort on it", call, rej)
 		case fence.OutcomeReply:
 			return fmt.Sprintf("the reply of fenced write via %s is discarded: the script's reply is how the fence rejects a stale holder; check it and abort when it reports a stale token", call)
+		case fence.OutcomeDropped:
+			return fmt.Sprintf("fenced write via %s throws its outcome away: %s answers a write its condition rejected with %s and no error, which this call drops; run it with %s and abort when it was not applied", call, lib, rej, acc)
 		}
 	case fence.DiscardedByDefer:
 		return fmt.Sprintf("the error of fenced write via %s is discarded: a deferred Close drops %s, which is how the fence rejects a stale holder; check Close's error and abort on it", call, rej)
@@ -146,6 +148,9 @@ func message(w *fence.Write) string {
 	case fence.Logged:
 		return fmt.Sprintf("the error of fenced write via %s is only logged: %s means a newer holder has written; abort instead of carrying on", call, rej)
 	case fence.AsSuccess:
+		if o.Kind == fence.OutcomeNoRow && !strings.HasSuffix(rej, "ErrNoRows") {
+			return fmt.Sprintf("fenced write via %s treats %s as success: no document returned means a newer holder has already written; abort, do not carry on", call, rej)
+		}
 		if o.Kind == fence.OutcomeNoRow {
 			return fmt.Sprintf("fenced write via %s treats ErrNoRows as success: no row returned means a newer holder has already written; abort, do not carry on", call)
 		}
