@@ -135,6 +135,11 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				if lc != nil && ev.litArg >= 0 && ev.litArg < len(lc.Args) {
 					w.Literal, w.LiteralEnd = lc.Args[ev.litArg].Pos(), lc.Args[ev.litArg].End()
 				}
+				if lc != nil && lc != c {
+					// s.Query(`UPDATE ...`, a, b).Exec names itself
+					// s.Query(...).Exec: the statement is reported apart.
+					w.Call = strings.Replace(w.Call, types.ExprString(lc), types.ExprString(lc.Fun)+"(...)", 1)
+				}
 				if w.Cond != nil && lc != nil {
 					e.placeCond(w, ev, lc)
 				}
