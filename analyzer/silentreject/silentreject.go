@@ -30,13 +30,17 @@ token in their condition) whose rejection is never observed:
 
 - "discarded": the result of a database/sql or pgx Exec, the error of a
   QueryRow(...).Scan, of a DynamoDB, S3 or Azure Blob conditional write or
-  of a versioned ZooKeeper write, an etcd TxnResponse, or a fencing Redis
-  script's reply is thrown away;
+  of a versioned ZooKeeper write, an etcd TxnResponse, a fencing Redis
+  script's reply, a Cassandra lightweight transaction's applied, or a
+  fenced MongoDB write's result is thrown away, or a lightweight
+  transaction is run by gocql's Exec or ExecuteBatch, which drop applied;
 - "unchecked": RowsAffected is never called or its value never compared;
   sql.ErrNoRows / pgx.ErrNoRows of a fenced UPDATE ... RETURNING leads to
   a successful return; a DynamoDB, S3, Azure Blob or ZooKeeper error is
   only logged; etcd's TxnResponse.Succeeded is never read; the reply of a
   Redis script that answers a stale token with a number is never compared;
+  a Cassandra applied is never tested; MongoDB's MatchedCount is never
+  compared;
 - "retried": a loop re-issues the write after the fence rejected it.
 
 Results that escape (returned, passed to another function, stored) are
