@@ -142,3 +142,21 @@ func mongoReadGood(ctx context.Context, coll *mongo.Collection, lease Lease, id 
 	_, err := coll.CountDocuments(ctx, bson.M{})
 	return err
 }
+
+func mongoUnkeyedDocGood(ctx context.Context, coll *mongo.Collection, lease Lease, id string) (*mongo.UpdateResult, error) {
+	// ok: bson.D with unkeyed elements, the common spelling
+	return coll.UpdateOne(ctx,
+		bson.D{{"_id", id}, {"fence", bson.D{{"$lt", lease.Token}}}},
+		bson.D{{"$set", bson.D{{"fence", lease.Token}}}})
+}
+
+func mongoUnkeyedDocBad(ctx context.Context, coll *mongo.Collection, lease Lease, id string) (*mongo.UpdateResult, error) {
+	return coll.UpdateOne(ctx, bson.D{{"_id", id}}, bson.D{{"$set", bson.D{{"state", "done"}}}}) // want `MongoDB write via coll.UpdateOne under the Lease held in parameter lease is not fenced`
+}
+
+func mongoFilterVarGood(ctx context.Context, coll *mongo.Collection, lease Lease, id string) (*mongo.UpdateResult, error) {
+	// ok: the filter built in a variable, its fence added by index
+	filter := bson.M{"_id": id}
+	filter["fence"] = bson.M{"$lt": lease.Token}
+	return coll.UpdateOne(ctx, filter, bson.M{"$set": bson.M{"fence": lease.Token}})
+}
