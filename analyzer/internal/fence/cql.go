@@ -2,6 +2,7 @@ package fence
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
@@ -62,7 +63,7 @@ func (e *engine) cqlQueryOf(v ssa.Value) (cqlQuery, bool) {
 			if i >= len(ps) {
 				return cqlQuery{}, false
 			}
-			stmt, ok := constString(ps[i])
+			stmt, ok := cqlText(ps[i])
 			if !ok {
 				return cqlQuery{}, false
 			}
@@ -88,6 +89,42 @@ func (e *engine) cqlQueryOf(v ssa.Value) (cqlQuery, bool) {
 		v = receiver(call.Common())
 	}
 	return cqlQuery{}, false
+}
+
+// cqlText is a CQL statement: a constant, or fmt.Sprintf of a constant
+// whose only verbs are %s keyspace qualifiers ("INSERT INTO %s.shards
+// ..." with the keyspace), the common way to name the keyspace at run
+// time. The keyspace does not change the condition, so the qualifier is
+// dropped; any other verb (a value formatted into the text) is not guessed.
+func cqlText(v ssa.Value) (string, bool) {
+	if s, ok := constString(v); ok {
+		return s, true
+	}
+	call, ok := stripValue(v).(*ssa.Call)
+	if !ok {
+		return "", false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.FullName() != rules.Sprintf || len(call.Common().Args) == 0 {
+		return "", false
+	}
+	format, ok := constString(call.Common().Args[0])
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		if i+2 < len(format) && format[i+1] == 's' && format[i+2] == '.' {
+			i += 2 // "%s.shards" reads as "shards"
+			continue
+		}
+		return "", false // %d, %v, %%: a value or text we do not read
+	}
+	return b.String(), true
 }
 
 // isChainMethod: fn is a method of the type typeKey returning that type
@@ -274,7 +311,7 @@ func (e *engine) cqlBatchStatements(v ssa.Value, exec *ssa.CallCommon) ([]cqlQue
 					ps := params(rc)
 					stmt, isConst := "", false
 					if i < len(ps) {
-						stmt, isConst = constString(ps[i])
+						stmt, isConst = cqlText(ps[i])
 					}
 					if !isConst {
 						complete = false

@@ -2,6 +2,7 @@ package libs
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gocql/gocql"
 )
@@ -96,4 +97,18 @@ func cqlReadGood(s *gocql.Session, lease Lease, shard int) ([]byte, error) {
 func cqlAfterLeaseGood(s *gocql.Session, shard int, data []byte) error {
 	// ok: no lock is held here
 	return s.Query(`UPDATE shards SET data = ? WHERE shard_id = ?`, data, shard).Exec()
+}
+
+func cqlKeyspaceBad(s *gocql.Session, lease Lease, ks string, shard int) error {
+	return s.Query(fmt.Sprintf("UPDATE %s.shards SET owner = ? WHERE shard_id = ?", ks), "me", shard).Exec() // want `Cassandra write via s.Query\(...\).Exec to shards under the Lease held in parameter lease is not fenced: it has no IF condition`
+}
+
+func cqlKeyspaceGood(s *gocql.Session, lease Lease, ks string, shard int) (bool, error) {
+	// ok: the keyspace formatted into the statement does not hide its IF
+	return s.Query(fmt.Sprintf("UPDATE %s.shards SET fence = ? WHERE shard_id = ? IF fence < ?", ks), lease.Token, shard, lease.Token).ScanCAS()
+}
+
+func cqlFormattedValueGood(s *gocql.Session, lease Lease, shard int) error {
+	// ok for unfencedwrite: a value formatted into the statement is not guessed at (a blind spot)
+	return s.Query(fmt.Sprintf("UPDATE shards SET owner = 'me' WHERE shard_id = %d", shard)).Exec()
 }
