@@ -5,7 +5,8 @@ const (
 	mongoBSON = "go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// MongoDB is go.mongodb.org/mongo-driver/v2's mongo package. A write is
+// MongoDB is go.mongodb.org/mongo-driver's mongo package, v2 and v1 (the
+// same collection API under go.mongodb.org/mongo-driver/mongo). A write is
 // fenced when its filter compares a fence field with the token
 // (bson.M{"_id": id, "fence": bson.M{"$lt": tok}}) and records it when
 // its update sets it ({"$set": {"fence": tok}}) or its replacement
@@ -13,25 +14,41 @@ const (
 // MatchedCount (or ModifiedCount) 0, DeletedCount 0, or
 // mongo.ErrNoDocuments from a FindOneAnd* result.
 var MongoDB = Lib{
-	Name:  "mongo",
-	Paths: []string{mongo, mongoBSON},
-	Writes: []Write{
-		{Func: "(*" + mongo + ".Collection).UpdateOne", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: 2, KeyArg: -1, Outcome: mongoMatched},
-		{Func: "(*" + mongo + ".Collection).UpdateMany", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: 2, KeyArg: -1, Outcome: mongoMatched},
-		{Func: "(*" + mongo + ".Collection).UpdateByID", Kind: MongoWrite, Store: "MongoDB", InputArg: -1, UpdateArg: 2, KeyArg: -1, Outcome: mongoMatched},
-		{Func: "(*" + mongo + ".Collection).ReplaceOne", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: 2, KeyArg: -1, Outcome: mongoMatched},
-		{Func: "(*" + mongo + ".Collection).DeleteOne", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: -1, KeyArg: -1, Outcome: mongoDeleted},
-		{Func: "(*" + mongo + ".Collection).DeleteMany", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: -1, KeyArg: -1, Outcome: mongoDeleted},
-		{Func: "(*" + mongo + ".Collection).FindOneAndUpdate", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: 2, KeyArg: -1, Outcome: mongoNoDocument},
-		{Func: "(*" + mongo + ".Collection).FindOneAndReplace", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: 2, KeyArg: -1, Outcome: mongoNoDocument},
-		{Func: "(*" + mongo + ".Collection).FindOneAndDelete", Kind: MongoWrite, Store: "MongoDB", InputArg: 1, UpdateArg: -1, KeyArg: -1, Outcome: mongoNoDocument},
-		{Func: "(*" + mongo + ".Collection).BulkWrite", Kind: MongoBulk, Store: "MongoDB", InputArg: 1, KeyArg: -1, Outcome: mongoMatched},
+	Name:   "mongo",
+	Paths:  []string{mongo, mongoBSON, mongoV1, mongoV1BSON},
+	Writes: append(mongoWrites(mongo), mongoWrites(mongoV1)...),
+	Reads: []string{"(*" + mongo + ".Collection).FindOne", "(*" + mongo + ".Collection).Find", "(*" + mongo + ".Collection).CountDocuments",
+		"(*" + mongoV1 + ".Collection).FindOne", "(*" + mongoV1 + ".Collection).Find"},
+}
+
+const (
+	mongoV1     = "go.mongodb.org/mongo-driver/mongo"
+	mongoV1BSON = "go.mongodb.org/mongo-driver/bson"
+)
+
+// mongoWrites are the collection writes of the mongo package at pkg.
+func mongoWrites(pkg string) []Write {
+	coll := "(*" + pkg + ".Collection)."
+	w := func(method string, kind WriteKind, filter, update int, out Outcome) Write {
+		return Write{Func: coll + method, Kind: kind, Store: "MongoDB", InputArg: filter, UpdateArg: update, KeyArg: -1, Outcome: out}
+	}
+	matched, deleted, noDoc := mongoMatched, mongoDeleted, mongoNoDocument
+	return []Write{
+		w("UpdateOne", MongoWrite, 1, 2, matched),
+		w("UpdateMany", MongoWrite, 1, 2, matched),
+		w("UpdateByID", MongoWrite, -1, 2, matched),
+		w("ReplaceOne", MongoWrite, 1, 2, matched),
+		w("DeleteOne", MongoWrite, 1, -1, deleted),
+		w("DeleteMany", MongoWrite, 1, -1, deleted),
+		w("FindOneAndUpdate", MongoWrite, 1, 2, noDoc),
+		w("FindOneAndReplace", MongoWrite, 1, 2, noDoc),
+		w("FindOneAndDelete", MongoWrite, 1, -1, noDoc),
+		{Func: coll + "BulkWrite", Kind: MongoBulk, Store: "MongoDB", InputArg: 1, KeyArg: -1, Outcome: matched},
 		// An insert only creates: a duplicate _id rejects it, it cannot
 		// overwrite a newer holder's document.
-		{Func: "(*" + mongo + ".Collection).InsertOne", Kind: KVBlind, Store: "MongoDB", KeyArg: -1, CreateOnly: true, Outcome: NoOutcome},
-		{Func: "(*" + mongo + ".Collection).InsertMany", Kind: KVBlind, Store: "MongoDB", KeyArg: -1, CreateOnly: true, Outcome: NoOutcome},
-	},
-	Reads: []string{"(*" + mongo + ".Collection).FindOne", "(*" + mongo + ".Collection).Find", "(*" + mongo + ".Collection).CountDocuments"},
+		{Func: coll + "InsertOne", Kind: KVBlind, Store: "MongoDB", KeyArg: -1, CreateOnly: true, Outcome: NoOutcome},
+		{Func: coll + "InsertMany", Kind: KVBlind, Store: "MongoDB", KeyArg: -1, CreateOnly: true, Outcome: NoOutcome},
+	}
 }
 
 var (
@@ -40,15 +57,19 @@ var (
 	// mongoNoDocument: a FindOneAnd* whose filter matched nothing returns
 	// a SingleResult whose Decode (and Err) is mongo.ErrNoDocuments.
 	mongoNoDocument = Outcome{Kind: RejectNoRow, Name: "mongo.ErrNoDocuments", Method: "Decode", Values: []string{"Err", "Raw"},
-		Sentinels: []string{mongo + ".ErrNoDocuments"}}
+		Sentinels: []string{mongo + ".ErrNoDocuments", mongoV1 + ".ErrNoDocuments"}}
 )
 
 // The bson document types a filter or update is built from: M (a map),
 // D (a slice of E{Key, Value}), A (an array, for $and and $or).
-const (
-	MongoBSONPkg = mongoBSON
-	MongoModels  = mongo // NewUpdateOneModel().SetFilter(f).SetUpdate(u)
-)
+const MongoBSONPkg = mongoBSON
+
+// MongoModelPkgs are the packages of the write models that BulkWrite
+// takes (NewUpdateOneModel().SetFilter(f).SetUpdate(u)), v2 and v1.
+var MongoModelPkgs = map[string]bool{mongo: true, mongoV1: true}
+
+// MongoModels is the v2 package of the write models.
+const MongoModels = mongo
 
 // MongoCompareOps are the query operators that compare a field with a
 // value, as "field Op value"; a bare value is "=".

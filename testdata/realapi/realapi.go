@@ -31,6 +31,8 @@ import (
 	_ "github.com/go-zookeeper/zk"
 	_ "github.com/gomodule/redigo/redis"
 	_ "github.com/gocql/gocql"
+	_ "go.mongodb.org/mongo-driver/bson"
+	_ "go.mongodb.org/mongo-driver/mongo"
 	_ "go.mongodb.org/mongo-driver/v2/bson"
 	_ "go.mongodb.org/mongo-driver/v2/mongo"
 	_ "github.com/samuel/go-zookeeper/zk"

@@ -399,7 +399,7 @@ func mongoModel(v ssa.Value) (filter, update ssa.Value, maker string, ok bool) {
 			return nil, nil, "", false
 		}
 		fn := calleeFunc(call.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != rules.MongoModels {
+		if fn == nil || fn.Pkg() == nil || !rules.MongoModelPkgs[fn.Pkg().Path()] {
 			return nil, nil, "", false
 		}
 		if strings.HasPrefix(fn.Name(), "New") && strings.HasSuffix(fn.Name(), "Model") {
