@@ -68,7 +68,7 @@ func (p *parser) match(i int) int { return int(p.t[i].match) }
 
 // skip returns the position after token i, jumping over a parenthesised group.
 func (p *parser) skip(i int) int {
-	if p.op(i, "(") && p.match(i) > i {
+	if (p.op(i, "(") || p.op(i, "{")) && p.match(i) > i {
 		return p.match(i) + 1
 	}
 	return i + 1
