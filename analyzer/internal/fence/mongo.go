@@ -118,8 +118,11 @@ func (e *engine) readMongoFilter(v ssa.Value, fencing bool, depth int) (cmps []r
 				continue
 			}
 			// Only a single alternative is a condition every matched
-			// document meets; $nor negates: neither fences.
-			alone := en.key == "$or" && len(docs) == 1
+			// document meets; $nor negates: neither fences. A branch that
+			// admits a document without the field ({"fence": {"$exists":
+			// false}}, {"fence": nil}) is the first grant's, as DynamoDB's
+			// attribute_not_exists(fence) OR fence < :tok: it does not count.
+			alone := en.key == "$or" && onlyAlternative(docs)
 			for _, d := range docs {
 				got, dok := e.readMongoFilter(d, fencing && alone, depth+1)
 				cmps = append(cmps, got...)
@@ -134,6 +137,58 @@ func (e *engine) readMongoFilter(v ssa.Value, fencing bool, depth int) (cmps []r
 		}
 	}
 	return cmps, ok
+}
+
+// onlyAlternative: the $or has one alternative, or one besides branches
+// that only admit a document without that alternative's own field
+// ({"fence": {"$exists": false}} or {"fence": nil} next to {"fence":
+// {"$lt": tok}}). A missing-field branch on another field lets documents
+// through whatever their fence.
+func onlyAlternative(docs []ssa.Value) bool {
+	var rest []string // the field of each alternative that is not a missing-field branch
+	var missing []string
+	for _, d := range docs {
+		entries, ok := mongoDoc(d)
+		if !ok {
+			return false
+		}
+		if f, isMissing := missingFieldBranch(entries); isMissing {
+			missing = append(missing, f)
+			continue
+		}
+		field := ""
+		if len(entries) == 1 {
+			field = entries[0].key
+		}
+		rest = append(rest, field)
+	}
+	if len(rest) != 1 {
+		return false
+	}
+	for _, f := range missing {
+		if f != rest[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// missingFieldBranch: entries are {"f": {"$exists": false}} or {"f": nil}.
+func missingFieldBranch(entries []mongoEntry) (string, bool) {
+	if len(entries) != 1 || strings.HasPrefix(entries[0].key, "$") {
+		return "", false
+	}
+	v := stripValue(entries[0].val)
+	if c, isConst := v.(*ssa.Const); isConst && c.IsNil() {
+		return entries[0].key, true
+	}
+	ops, ok := mongoDoc(v)
+	if ok && len(ops) == 1 && ops[0].key == "$exists" {
+		if c, isConst := stripValue(ops[0].val).(*ssa.Const); isConst && c.Value != nil && c.Value.ExactString() == "false" {
+			return entries[0].key, true
+		}
+	}
+	return "", false
 }
 
 // readMongoField reads the condition on one field: a value (equality) or

@@ -160,3 +160,16 @@ func mongoFilterVarGood(ctx context.Context, coll *mongo.Collection, lease Lease
 	filter["fence"] = bson.M{"$lt": lease.Token}
 	return coll.UpdateOne(ctx, filter, bson.M{"$set": bson.M{"fence": lease.Token}})
 }
+
+func mongoMissingFenceGood(ctx context.Context, coll *mongo.Collection, lease Lease, id string) (*mongo.UpdateResult, error) {
+	// ok: the first grant's document has no fence yet, as DynamoDB's attribute_not_exists(fence) OR fence < :tok
+	return coll.UpdateOne(ctx,
+		bson.M{"_id": id, "$or": bson.A{bson.M{"fence": bson.M{"$exists": false}}, bson.M{"fence": bson.M{"$lt": lease.Token}}}},
+		bson.M{"$set": bson.M{"fence": lease.Token}})
+}
+
+func mongoOrOtherFieldBad(ctx context.Context, coll *mongo.Collection, lease Lease, id string) (*mongo.UpdateResult, error) {
+	return coll.UpdateOne(ctx, // want `MongoDB write via coll.UpdateOne under the Lease held in parameter lease is not fenced`
+		bson.M{"_id": id, "$or": bson.A{bson.M{"owner": nil}, bson.M{"fence": bson.M{"$lt": lease.Token}}}},
+		bson.M{"$set": bson.M{"fence": lease.Token}})
+}
