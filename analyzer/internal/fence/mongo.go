@@ -343,10 +343,11 @@ func (e *engine) judgeMongo(filter, update ssa.Value, byID bool, method string) 
 	}
 	ev.mongoRead = r
 	ev.cond = &Condition{Compares: publicCompares(r.cmps), Records: r.recorded, RecordsKnown: r.writtenOK, Partial: !filterOK}
-	var fenced, wrong, weak bool
+	var fenced, wrong, weak, orOnly bool
 	var params []int
 	for _, c := range r.cmps {
 		if !c.pub.Fencing {
+			orOnly = orOnly || c.o.isToken()
 			continue
 		}
 		if c.o.param >= 0 {
@@ -378,12 +379,17 @@ func (e *engine) judgeMongo(filter, update ssa.Value, byID bool, method string) 
 	case len(r.recorded) > 0 && len(params) == 0:
 		ev.verdict = RecordedOnly
 		ev.detail = fmt.Sprintf("it records %s in %s but its filter never compares it", r.recordOrigin.desc, r.recorded[0])
+		if orOnly {
+			ev.detail = fmt.Sprintf("it records %s in %s but its filter compares it only in an $or whose other branches let a document through whatever its fence", r.recordOrigin.desc, r.recorded[0])
+		}
 	default:
 		ev.fencedBy = params
 		ev.verdict = Unfenced
 		switch {
 		case byID:
 			ev.detail = method + "'s filter is the _id alone; compare the fence field with the token in an UpdateOne filter"
+		case orOnly:
+			ev.detail = "its filter compares the token only in an $or whose other branches let a document through whatever its fence"
 		default:
 			ev.detail = "its filter does not compare a fence field with the token"
 		}

@@ -169,7 +169,7 @@ func mongoMissingFenceGood(ctx context.Context, coll *mongo.Collection, lease Le
 }
 
 func mongoOrOtherFieldBad(ctx context.Context, coll *mongo.Collection, lease Lease, id string) (*mongo.UpdateResult, error) {
-	return coll.UpdateOne(ctx, // want `MongoDB write via coll.UpdateOne under the Lease held in parameter lease is not fenced`
+	return coll.UpdateOne(ctx, // want `MongoDB write via coll.UpdateOne under the Lease held in parameter lease is not fenced: it records lease.Token in fence but its filter compares it only in an \$or whose other branches let a document through whatever its fence`
 		bson.M{"_id": id, "$or": bson.A{bson.M{"owner": nil}, bson.M{"fence": bson.M{"$lt": lease.Token}}}},
 		bson.M{"$set": bson.M{"fence": lease.Token}})
 }
