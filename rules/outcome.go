@@ -46,13 +46,20 @@ const (
 	// number, which a script that answers a stale token with a number
 	// must have compared.
 	RejectReply
+	// RejectDropped: the store reports the rejection in a result this
+	// call throws away, so no code after it can see it: gocql's Exec of a
+	// lightweight transaction discards the [applied] column Cassandra
+	// answers with. A conditional write run through it is a finding
+	// whatever the code does next; Method names the calls that keep the
+	// rejection, for messages.
+	RejectDropped
 )
 
 // Rejections is every Rejection a Write can declare, for the contract
 // tests: each must have a reader in the engine.
 var Rejections = []Rejection{
 	RejectNever, RejectUnmodelled, RejectRowsAffected, RejectRowsField, RejectNoRow,
-	RejectFlagField, RejectFlag, RejectError, RejectCloseError, RejectReply,
+	RejectFlagField, RejectFlag, RejectError, RejectCloseError, RejectReply, RejectDropped,
 }
 
 func (r Rejection) String() string {
@@ -77,6 +84,8 @@ func (r Rejection) String() string {
 		return "close-error"
 	case RejectReply:
 		return "reply"
+	case RejectDropped:
+		return "dropped"
 	}
 	return "undeclared"
 }
@@ -91,7 +100,11 @@ type Outcome struct {
 	// Method and Field name the accessor Kind reads (see Rejection).
 	Method string
 	Field  string
-	// Values are, for RejectReply, the methods that read the reply.
+	// Values are, for RejectReply, the methods that read the reply; for
+	// RejectRowsField, other count fields that read the rejection too
+	// (MongoDB's ModifiedCount beside MatchedCount); for RejectNoRow,
+	// other methods of the row that return its error (SingleResult.Err
+	// beside Decode).
 	Values []string
 	// Result names, for RejectFlagField, the response type whose Field
 	// says it ("TxnResponse"), for messages.

@@ -141,6 +141,28 @@ const (
 	// and its key count come from redis.NewScript; keys and ARGV are the
 	// variadic at ArgsFrom.
 	RedigoScript
+	// CQLQuery: a gocql query run (Exec, ScanCAS, MapScanCAS): its CQL
+	// and values are those of the Session.Query that made the receiver
+	// (CQLQueries), through the chain of Query methods that return the
+	// query; a Bind on the way (CQLBinds) replaces the values. The write's
+	// condition is the statement's IF clause (a lightweight transaction).
+	CQLQuery
+	// CQLBatch: a gocql batch executed (Session.ExecuteBatch and its CAS
+	// forms, the batch at InputArg): the statements queued on it with
+	// Batch.Query (CQLBatchQueries) or Entries are applied together, so
+	// the batch is fenced when one of them has an IF that compares the
+	// token (Cassandra applies a conditional batch all or nothing).
+	CQLBatch
+	// MongoWrite: a MongoDB collection write whose filter document is at
+	// InputArg (-1: the filter is the _id alone, UpdateByID) and whose
+	// update or replacement document is at UpdateArg (-1: a delete). The
+	// filter is the condition; the update's $set (or the replacement)
+	// records the token.
+	MongoWrite
+	// MongoBulk: Collection.BulkWrite, its write models at InputArg, each
+	// judged as a MongoWrite; they are applied one by one, not together,
+	// so every model needs its own fence.
+	MongoBulk
 )
 
 // WriteKinds is every WriteKind, for the contract tests: each must have a
@@ -148,7 +170,7 @@ const (
 var WriteKinds = []WriteKind{
 	SQLWrite, SQLStmtWrite, DynamoWrite, DynamoTransact, S3Write, KVBlind, EtcdTxnCommit,
 	RedisScript, ZKVersioned, ZKMulti, Conditional, ConsulTxn, GormChain, GormSave, GormCreate,
-	GCSWrite, AzureWrite, RedigoDo, RedigoScript,
+	GCSWrite, AzureWrite, RedigoDo, RedigoScript, CQLQuery, CQLBatch, MongoWrite, MongoBulk,
 }
 
 // Mechanism is the family of a WriteKind: where the store takes the
@@ -178,9 +200,9 @@ const (
 // Mechanism returns the family of k; 0 for an unknown kind.
 func (k WriteKind) Mechanism() Mechanism {
 	switch k {
-	case SQLWrite, SQLStmtWrite, RedisScript, RedigoDo, RedigoScript:
+	case SQLWrite, SQLStmtWrite, RedisScript, RedigoDo, RedigoScript, CQLQuery, CQLBatch:
 		return MechText
-	case DynamoWrite, DynamoTransact, S3Write, ConsulTxn, AzureWrite:
+	case DynamoWrite, DynamoTransact, S3Write, ConsulTxn, AzureWrite, MongoWrite, MongoBulk:
 		return MechInput
 	case EtcdTxnCommit, GCSWrite, GormChain:
 		return MechHandle
@@ -202,6 +224,9 @@ type Write struct {
 	InputArg   int
 	KeyArg     int
 	VersionArg int
+	// UpdateArg is, for MongoWrite, the update or replacement document
+	// (-1 for a delete, which records nothing).
+	UpdateArg int
 	// CheckType is the "pkgpath.Type" key of the operation that makes a
 	// ZKMulti batch a compare-and-set (zk.CheckVersionRequest).
 	CheckType string
@@ -256,7 +281,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
 	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
-	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &UUID, &CryptoRand, &MathRand, &Time,
+	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &Gocql, &MongoDB, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (
@@ -383,6 +408,7 @@ var libraryModules = []string{
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx", "github.com/gomodule/redigo",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",
+	"github.com/gocql/gocql", "go.mongodb.org/mongo-driver",
 }
 
 // wholeModules are library modules none of whose packages is analysed,

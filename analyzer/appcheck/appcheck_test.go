@@ -27,3 +27,9 @@ func TestNotGuards(t *testing.T) {
 type ignoreWants struct{}
 
 func (ignoreWants) Errorf(string, ...any) {}
+
+// TestCassandraMongo: fences read and compared in Go before a Cassandra
+// or MongoDB write.
+func TestCassandraMongo(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), appcheck.Analyzer, "appcheck/cqlmongo")
+}

@@ -216,3 +216,29 @@ func TestDocsShowTheMap(t *testing.T) {
 		}
 	}
 }
+
+// TestCassandraMongoBlindSpots: a gocql query made elsewhere or with a
+// value formatted into its statement, and a MongoDB filter from elsewhere,
+// are dynamic blind spots; a keyspace formatted into the statement is read.
+func TestCassandraMongoBlindSpots(t *testing.T) {
+	gopath := fencetest.TestData(t)
+	m, err := fencemap.Load(gopath, gopathEnv(gopath), []string{"fencemapblind/cqlmongo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, b := range m.BlindSpots {
+		if b.Kind == "dynamic" {
+			call, _, _ := strings.Cut(b.Call, "(fmt.Sprintf")
+			got[call] = true
+		}
+	}
+	for _, call := range []string{"q.Exec", "s.Query", "coll.DeleteMany"} {
+		if !got[call] {
+			t.Errorf("no dynamic blind spot at %s in %+v", call, m.BlindSpots)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("dynamic blind spots %v, want exactly the three unread writes (the keyspace statement is read)", got)
+	}
+}

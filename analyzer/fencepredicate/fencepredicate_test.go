@@ -24,3 +24,8 @@ func TestFix(t *testing.T) {
 func TestGorm(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), fencepredicate.Analyzer, "fencepredicate/gormpred")
 }
+
+// TestCassandraMongo: CQL IF clauses and MongoDB filters.
+func TestCassandraMongo(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), fencepredicate.Analyzer, "fencepredicate/cqlmongo")
+}

@@ -30,13 +30,17 @@ token in their condition) whose rejection is never observed:
 
 - "discarded": the result of a database/sql or pgx Exec, the error of a
   QueryRow(...).Scan, of a DynamoDB, S3 or Azure Blob conditional write or
-  of a versioned ZooKeeper write, an etcd TxnResponse, or a fencing Redis
-  script's reply is thrown away;
+  of a versioned ZooKeeper write, an etcd TxnResponse, a fencing Redis
+  script's reply, a Cassandra lightweight transaction's applied, or a
+  fenced MongoDB write's result is thrown away, or a lightweight
+  transaction is run by gocql's Exec or ExecuteBatch, which drop applied;
 - "unchecked": RowsAffected is never called or its value never compared;
   sql.ErrNoRows / pgx.ErrNoRows of a fenced UPDATE ... RETURNING leads to
   a successful return; a DynamoDB, S3, Azure Blob or ZooKeeper error is
   only logged; etcd's TxnResponse.Succeeded is never read; the reply of a
   Redis script that answers a stale token with a number is never compared;
+  a Cassandra applied is never tested; MongoDB's MatchedCount is never
+  compared;
 - "retried": a loop re-issues the write after the fence rejected it.
 
 Results that escape (returned, passed to another function, stored) are
@@ -127,6 +131,8 @@ func message(w *fence.Write) string {
 			return fmt.Sprintf("the error of fenced write via %s is discarded: %s is how the fence rejects a stale holder; return it or abort on it", call, rej)
 		case fence.OutcomeReply:
 			return fmt.Sprintf("the reply of fenced write via %s is discarded: the script's reply is how the fence rejects a stale holder; check it and abort when it reports a stale token", call)
+		case fence.OutcomeDropped:
+			return fmt.Sprintf("fenced write via %s throws its outcome away: %s answers a write its condition rejected with %s and no error, which this call drops; run it with %s and abort when it was not applied", call, lib, rej, acc)
 		}
 	case fence.DiscardedByDefer:
 		return fmt.Sprintf("the error of fenced write via %s is discarded: a deferred Close drops %s, which is how the fence rejects a stale holder; check Close's error and abort on it", call, rej)
@@ -146,6 +152,9 @@ func message(w *fence.Write) string {
 	case fence.Logged:
 		return fmt.Sprintf("the error of fenced write via %s is only logged: %s means a newer holder has written; abort instead of carrying on", call, rej)
 	case fence.AsSuccess:
+		if o.Kind == fence.OutcomeNoRow && !strings.HasSuffix(rej, "ErrNoRows") {
+			return fmt.Sprintf("fenced write via %s treats %s as success: no document returned means a newer holder has already written; abort, do not carry on", call, rej)
+		}
 		if o.Kind == fence.OutcomeNoRow {
 			return fmt.Sprintf("fenced write via %s treats ErrNoRows as success: no row returned means a newer holder has already written; abort, do not carry on", call)
 		}

@@ -83,3 +83,9 @@ func TestLoops(t *testing.T) {
 func TestSqlcOutcomes(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/sqlcrows")
 }
+
+// TestCassandraMongo: a lightweight transaction's applied, MongoDB's
+// MatchedCount, DeletedCount and ErrNoDocuments.
+func TestCassandraMongo(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/cqlmongo")
+}

@@ -18,3 +18,8 @@ func TestBasic(t *testing.T) {
 func TestDirectiveWrites(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/dirwrite", "weaktoken/dirwrite/app")
 }
+
+// TestCassandraMongo: clocks in a CQL IF and a MongoDB filter.
+func TestCassandraMongo(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/cqlmongo")
+}

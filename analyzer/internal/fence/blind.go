@@ -93,6 +93,10 @@ func (e *engine) noteBlind(instr ssa.Instruction, cc *ssa.CallCommon, pos token.
 			e.model.Blind = append(e.model.Blind, BlindCall{Pos: at, Call: name, Callee: "dynamic SQL", Kind: BlindDynamic,
 				Why: "its SQL is not a constant, so its condition cannot be read", Scope: s})
 		}
+		if ev.verdict == Unknown && ev.mongoRead != nil && ev.cond != nil && ev.cond.Partial {
+			e.model.Blind = append(e.model.Blind, BlindCall{Pos: at, Call: name, Callee: "dynamic " + ev.store, Kind: BlindDynamic,
+				Why: "its filter is not a document literal built in this function (or holds $expr, $where), so its condition cannot be read", Scope: s})
+		}
 		return
 	}
 	if cc.IsInvoke() {
@@ -120,6 +124,13 @@ func (e *engine) noteBlind(instr ssa.Instruction, cc *ssa.CallCommon, pos token.
 					e.model.Blind = append(e.model.Blind, BlindCall{Pos: at, Call: name, Callee: "dynamic " + w.Store, Kind: BlindDynamic,
 						Why: "its statement is not a constant, so its condition cannot be read", Scope: s})
 				}
+			}
+			return
+		}
+		if w, ok := e.writeOf(fn); ok && w.Kind == rules.CQLQuery {
+			if _, read := e.cqlQueryOf(receiver(cc)); !read {
+				e.model.Blind = append(e.model.Blind, BlindCall{Pos: at, Call: name, Callee: "dynamic " + w.Store, Kind: BlindDynamic,
+					Why: "its query is not made here from a constant statement, so its condition cannot be read", Scope: s})
 			}
 			return
 		}

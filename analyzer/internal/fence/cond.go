@@ -188,10 +188,14 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 		fencing bool
 	}
 	var clauses []clause
-	switch stmt.Verb {
-	case sqlcond.Insert:
+	switch {
+	case b.cql:
+		// CQL: the WHERE is the row's primary key, not a condition; the
+		// IF of a lightweight transaction is.
+		clauses = []clause{{"WHERE", stmt.Where, false}, {"IF", stmt.If, true}}
+	case stmt.Verb == sqlcond.Insert:
 		clauses = []clause{{"ON CONFLICT WHERE", stmt.ConflictWhere, true}}
-	case sqlcond.Merge:
+	case stmt.Verb == sqlcond.Merge:
 		// The ON condition is the join that decides which WHEN branch a
 		// row takes, not a fence: a row it rejects goes to WHEN NOT
 		// MATCHED. The fence of the update is the WHEN MATCHED AND.

@@ -41,6 +41,13 @@ func (e *engine) placeCond(w *Write, ev *eval, call *ast.CallExpr) {
 		for _, r := range ev.ddbReads {
 			e.placeDynamo(r, nil)
 		}
+	case ev.mongoRead != nil:
+		var filter ast.Expr
+		if ev.litArg >= 0 && ev.litArg < len(call.Args) {
+			filter = call.Args[ev.litArg]
+		}
+		placeMongo(w, ev.mongoRead, filter)
+		return
 	default:
 		return
 	}
@@ -163,6 +170,8 @@ func (e *engine) condDefects() {
 				d = sqlDefect(w, cw.ev.sqlRead, recordedIn[cw.f])
 			case cw.ev.ddbRead != nil:
 				d = dynamoDefect(w, cw.ev.ddbRead)
+			case cw.ev.mongoRead != nil:
+				d = mongoDefect(w, cw.ev.mongoRead)
 			case len(cw.ev.etcdRead) > 0 && w.Verdict == WrongPredicate:
 				for _, c := range cw.ev.etcdRead {
 					if !validDirection(c.pub.Op) {
@@ -255,6 +264,7 @@ func wrongDefect(w *Write, c CondCompare, atCompare bool) *Defect {
 	if c.Op == ">=" {
 		want = "<="
 	}
+
 	if c.Swapped {
 		want = flipOp(want)
 	}
@@ -275,7 +285,7 @@ func wrongDefect(w *Write, c CondCompare, atCompare bool) *Defect {
 func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 	var all []readCmp
 	for _, c := range r.cmps {
-		if c.o.isToken() && c.pub.Clause != "ON" {
+		if c.o.isToken() && c.pub.Clause != "ON" && (c.pub.Fencing || !r.cql) {
 			all = append(all, c)
 		}
 	}
@@ -378,6 +388,44 @@ func recordAt(stmt *sqlcond.Statement, sql string, p sqlcond.Placeholder, ph str
 		return -1
 	}
 	return len(strings.TrimRight(sql[:kw], " \t\n"))
+}
+
+// mongoDefect is fencepredicate's judgement of a MongoDB write: a
+// reversed operator, or an order compare ($lt) whose field the update
+// never sets, so the fence never moves.
+func mongoDefect(w *Write, r *mongoRead) *Defect {
+	var cmps []readCmp
+	for _, c := range r.cmps {
+		if c.pub.Fencing && c.o.isToken() && !c.o.weak {
+			cmps = append(cmps, c)
+		}
+	}
+	if w.Verdict == WrongPredicate {
+		for _, c := range cmps {
+			if !validDirection(c.pub.Op) {
+				return wrongDefect(w, c.pub, false)
+			}
+		}
+		return nil
+	}
+	var fences []readCmp
+	for _, c := range cmps {
+		if c.pub.Op == "<" || c.pub.Op == "<=" {
+			fences = append(fences, c)
+		}
+	}
+	if len(fences) == 0 || !r.update || !r.writtenOK {
+		return nil // nothing to record, a delete, or an update we cannot read
+	}
+	for _, c := range fences {
+		if slices.Contains(r.recorded, c.pub.Column) {
+			return nil
+		}
+	}
+	c := fences[0].pub
+	pos, end := condAnchor(w)
+	return &Defect{Kind: DefectNotRecorded, Category: "not-recorded", Pos: pos, End: end, Compare: &c,
+		Detail: "its update never sets " + c.Column + " to the token"}
 }
 
 // dynamoDefect is fencepredicate's judgement of one DynamoDB item.

@@ -44,6 +44,9 @@ const (
 	// returns one number when it wrote and another when the token was
 	// stale, and neither is an error.
 	OutcomeReply
+	// OutcomeDropped: the call that runs the write throws the rejection
+	// away (gocql's Exec of a lightweight transaction drops [applied]).
+	OutcomeDropped
 )
 
 func (k OutcomeKind) String() string {
@@ -64,6 +67,8 @@ func (k OutcomeKind) String() string {
 		return "close-error"
 	case OutcomeReply:
 		return "reply"
+	case OutcomeDropped:
+		return "dropped"
 	}
 	return "none"
 }
@@ -237,6 +242,7 @@ var outcomeReaders = map[rules.Rejection]outcomeReader{
 	rules.RejectError:        {OutcomeError, (*outcomeJudge).errOnly},
 	rules.RejectCloseError:   {OutcomeCloseError, (*outcomeJudge).closeError},
 	rules.RejectReply:        {OutcomeReply, (*outcomeJudge).scriptReply},
+	rules.RejectDropped:      {OutcomeDropped, (*outcomeJudge).dropped},
 }
 
 // judge follows the write's result with the reader of the outcome its
@@ -265,7 +271,7 @@ func (j *outcomeJudge) judge() {
 // precondition) are never rejected, so their results say nothing.
 func (j *outcomeJudge) rejectable() bool {
 	switch j.rw.Kind {
-	case rules.SQLWrite, rules.SQLStmtWrite, rules.GormChain:
+	case rules.SQLWrite, rules.SQLStmtWrite, rules.GormChain, rules.CQLQuery, rules.CQLBatch, rules.MongoWrite, rules.MongoBulk:
 		return len(j.w.Compares) > 0
 	case rules.S3Write:
 		return hasPrecondition(j.call, j.rw.InputArg)
@@ -284,6 +290,15 @@ func (j *outcomeJudge) azurePrecondition() bool {
 	}
 	conditioned, ok := j.e.azureConditioned(ps[j.rw.InputArg])
 	return ok && conditioned
+}
+
+// ---- a call that drops the rejection (RejectDropped) ----
+
+// dropped: the call that runs the write discards the store's answer to
+// its condition (gocql's Exec of a lightweight transaction drops the
+// [applied] column), so nothing after it can tell a rejection apart.
+func (j *outcomeJudge) dropped() {
+	j.set(j.k, j.decl.Name, Discarded)
 }
 
 // ---- script replies (RejectReply) ----
@@ -502,7 +517,15 @@ func (j *outcomeJudge) closeError() {
 // RowsAffected), not as an error, so a caller that reads only .Error, or
 // nothing, carries on as if it had written.
 func (j *outcomeJudge) rowsField() {
-	uses := outcomeUses(j.call, 0)
+	var res ssa.Value = j.call
+	if _, ok := j.call.Type().(*types.Tuple); ok {
+		// (*mongo.UpdateResult, error): the handle is result 0.
+		if res = usedExtract(j.call, 0); res == nil {
+			j.set(j.k, j.decl.Name, Discarded)
+			return
+		}
+	}
+	uses := outcomeUses(res, 0)
 	if len(uses) == 0 {
 		j.set(j.k, j.decl.Name, Discarded)
 		return
@@ -514,8 +537,8 @@ func (j *outcomeJudge) rowsField() {
 			st.escapes = true // returned, passed on, stored: handled elsewhere
 			continue
 		}
-		if structFieldName(fa.X.Type(), fa.Field) != j.decl.Field {
-			continue // .Error, .Statement
+		if f := structFieldName(fa.X.Type(), fa.Field); f != j.decl.Field && !slices.Contains(j.decl.Values, f) {
+			continue // .Error, .Statement, .UpsertedID
 		}
 		for _, r := range *fa.Referrers() {
 			if l, ok := r.(*ssa.UnOp); ok && l.Op == token.MUL {
@@ -798,17 +821,25 @@ func changesInput(b *ssa.BasicBlock, deps map[*ssa.Phi]bool) bool {
 // condition rejected it; the declared Method (Scan) then returns one of
 // the declared Sentinels (sql.ErrNoRows).
 func (j *outcomeJudge) noRow() {
-	if !j.returning(j.w.SQL) {
+	sql := j.rw.Kind.Mechanism() == rules.MechText
+	if sql && !j.returning(j.w.SQL) {
+		return
+	}
+	uses := outcomeUses(j.call, 0)
+	if len(uses) == 0 && !sql {
+		// A MongoDB FindOneAndUpdate whose result is dropped: the
+		// document that says it matched is never looked at.
+		j.set(j.k, j.decl.Name, Discarded)
 		return
 	}
 	var scanErr ssa.Value
-	for _, u := range outcomeUses(j.call, 0) {
+	for _, u := range uses {
 		cu, ok := u.(*ssa.Call)
 		if !ok {
 			return // the row escapes
 		}
 		fn := calleeFunc(cu.Common())
-		if fn == nil || fn.Name() != j.decl.Method || !sameValue(receiver(cu.Common()), j.call) {
+		if fn == nil || (fn.Name() != j.decl.Method && !slices.Contains(j.decl.Values, fn.Name())) || !sameValue(receiver(cu.Common()), j.call) {
 			return
 		}
 		scanErr = cu

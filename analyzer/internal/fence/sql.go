@@ -164,6 +164,9 @@ type binder struct {
 	e    *engine
 	args []ssa.Value
 	ok   bool
+	// cql: the text is Cassandra's CQL, where a write's condition is its
+	// IF clause and the WHERE only names the row (cql.go).
+	cql bool
 }
 
 func (b *binder) value(p sqlcond.Placeholder) ssa.Value {
@@ -216,6 +219,9 @@ type sqlRead struct {
 	stmts    []*sqlcond.Statement // every statement of the call's text
 	cmps     []readCmp
 	recorded []string
+	// cql: the statement is CQL; its WHERE compares name the row and
+	// are no condition (cql.go).
+	cql bool
 	// setsUnknown: the statement was rebuilt from a gorm chain whose
 	// values (a struct, a map from elsewhere) were not read, so what it
 	// records is unknown.
@@ -225,13 +231,17 @@ type sqlRead struct {
 // judgeSQL fills the verdict of a SQL write from its one reading.
 func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stmt *sqlcond.Statement, b *binder) {
 	cmps, recorded, recordOrigin := e.readSQLCond(text, stmt, b)
-	ev.sqlRead = &sqlRead{stmt: stmt, stmts: stmts, cmps: cmps, recorded: recorded}
+	ev.sqlRead = &sqlRead{stmt: stmt, stmts: stmts, cmps: cmps, recorded: recorded, cql: b.cql}
 	ev.cond = &Condition{Text: text, Compares: publicCompares(cmps), Records: recorded, RecordsKnown: !stmt.Partial, Partial: stmt.Partial}
 	conds := stmt.Where
-	switch stmt.Verb {
-	case sqlcond.Insert:
+	switch {
+	case b.cql && stmt.Verb == sqlcond.Insert:
+		conds = nil // IF NOT EXISTS is its only condition
+	case b.cql:
+		conds = stmt.If
+	case stmt.Verb == sqlcond.Insert:
 		conds = stmt.ConflictWhere
-	case sqlcond.Merge:
+	case stmt.Verb == sqlcond.Merge:
 		conds = stmt.MatchedWhere
 	}
 	if !b.ok && conjunctsHaveParams(conds) {
@@ -307,13 +317,22 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 	if len(recorded) > 0 {
 		ev.verdict = RecordedOnly
 		clause := "WHERE"
-		if stmt.Verb == sqlcond.Insert {
+		switch {
+		case b.cql && stmt.Verb == sqlcond.Insert:
+			clause = "statement (an INSERT has no IF to compare it in)"
+		case b.cql:
+			clause = "IF"
+		case stmt.Verb == sqlcond.Insert:
 			clause = "ON CONFLICT ... WHERE"
 		}
 		ev.detail = fmt.Sprintf("it records %s in %s but its %s never compares it", recordOrigin.desc, recorded[0], clause)
 		return
 	}
 	ev.verdict = Unfenced
+	if b.cql {
+		cqlUnfenced(ev, stmt)
+		return
+	}
 	switch stmt.Verb {
 	case sqlcond.Insert:
 		if stmt.OnConflict || stmt.OnDuplicateKey {
@@ -328,6 +347,27 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 	}
 	if stmt.Verb == sqlcond.Insert && (stmt.OnConflict || stmt.OnDuplicateKey) && !stmt.DoNothing && len(conds) == 0 {
 		ev.blind = true // an upsert that overwrites whatever it finds
+	}
+}
+
+// cqlUnfenced words an unfenced CQL write: an INSERT is an upsert unless
+// IF NOT EXISTS makes it create only, and the WHERE of an UPDATE or
+// DELETE names the row, so without an IF it is unconditional.
+func cqlUnfenced(ev *eval, stmt *sqlcond.Statement) {
+	switch {
+	case stmt.Verb == sqlcond.Insert && stmt.IfNotExists:
+		ev.detail = "INSERT ... IF NOT EXISTS only creates the row; it carries no fencing token"
+		ev.createOnly = true
+	case stmt.Verb == sqlcond.Insert:
+		ev.detail = "a CQL INSERT overwrites the row (it is an upsert) and has no IF condition"
+		ev.blind = true
+	case stmt.IfExists:
+		ev.detail = "its IF EXISTS only checks that the row exists, not the fence"
+	case len(stmt.If) == 0:
+		ev.detail = "it has no IF condition (in CQL the WHERE only names the row)"
+		ev.blind = !stmt.Partial
+	default:
+		ev.detail = "its IF does not compare a fence column with the token"
 	}
 }
 

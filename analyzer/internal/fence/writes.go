@@ -28,7 +28,11 @@ type eval struct {
 	guard       *Guard
 	write       *Write
 
-	litArg       int // index of the argument holding the condition, -1 if none
+	litArg int // index of the argument holding the condition, -1 if none
+	// litCall is the call whose argument litArg holds the condition when
+	// that is not the write call (gocql's Session.Query, Batch.Query,
+	// ahead of the Exec that runs it); NoPos for the write call.
+	litCall      token.Pos
 	sql          string
 	tokenOffsets []int
 	compares     []Compare
@@ -44,6 +48,8 @@ type eval struct {
 	cond    *Condition
 	sqlRead *sqlRead
 	ddbRead *ddbRead
+	// mongoRead: a MongoDB write's filter and update (mongo.go).
+	mongoRead *mongoRead
 	// ddbReads: the items of a DynamoDB transaction that is not fenced.
 	ddbReads []*ddbRead
 	// etcdRead: the token compares of an etcd Txn that is wrongly fenced.
@@ -122,11 +128,20 @@ func (e *engine) checkWrites(f *ssa.Function) {
 			w.Cond = ev.cond
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
-				if ev.litArg >= 0 && ev.litArg < len(c.Args) {
-					w.Literal, w.LiteralEnd = c.Args[ev.litArg].Pos(), c.Args[ev.litArg].End()
+				lc := c // the call holding the condition's text
+				if ev.litCall.IsValid() {
+					lc = e.callExpr(ev.litCall)
 				}
-				if w.Cond != nil {
-					e.placeCond(w, ev, c)
+				if lc != nil && ev.litArg >= 0 && ev.litArg < len(lc.Args) {
+					w.Literal, w.LiteralEnd = lc.Args[ev.litArg].Pos(), lc.Args[ev.litArg].End()
+				}
+				if lc != nil && lc != c {
+					// s.Query(`UPDATE ...`, a, b).Exec names itself
+					// s.Query(...).Exec: the statement is reported apart.
+					w.Call = strings.Replace(w.Call, types.ExprString(lc), types.ExprString(lc.Fun)+"(...)", 1)
+				}
+				if w.Cond != nil && lc != nil {
+					e.placeCond(w, ev, lc)
 				}
 			}
 			if w.Target == "" && fenceMap {
@@ -256,12 +271,17 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		}
 		ev := e.evalRule(cc, w)
 		ev.store = w.Store
+		lit := ev.litArg // a reader whose condition is in another call (litCall) sets it
 		ev.litArg = -1
 		switch w.Kind {
 		case rules.SQLWrite:
 			ev.litArg = w.QueryArg
-		case rules.DynamoWrite, rules.DynamoTransact, rules.S3Write:
+		case rules.DynamoWrite, rules.DynamoTransact, rules.S3Write, rules.MongoWrite:
 			ev.litArg = w.InputArg
+		case rules.CQLQuery, rules.CQLBatch:
+			if ev.litCall.IsValid() {
+				ev.litArg = lit
+			}
 		}
 		if ev.isWrite && w.Kind == rules.KVBlind && w.Store == "etcd" {
 			if i := e.lockLeaseOption(f, s, cc); i >= 0 {
@@ -386,6 +406,10 @@ func init() {
 		rules.AzureWrite:     (*engine).evalAzure,
 		rules.RedigoDo:       (*engine).evalRedigoDo,
 		rules.RedigoScript:   (*engine).evalRedigoScript,
+		rules.CQLQuery:       (*engine).evalCQLQuery,
+		rules.CQLBatch:       (*engine).evalCQLBatch,
+		rules.MongoWrite:     (*engine).evalMongo,
+		rules.MongoBulk:      (*engine).evalMongoBulk,
 	}
 }
 

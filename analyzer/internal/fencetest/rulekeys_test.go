@@ -304,7 +304,24 @@ func writeArgs(w rules.Write) []argRef {
 		}
 		return rs
 	}
+	u := argRef{"UpdateArg", w.UpdateArg, argAny}
+	if w.Kind != rules.MongoWrite {
+		return append(writeArgsOf(w, q, a, in, k, v, unread), unread(u)...)
+	}
+	// MongoWrite: the filter (-1 for UpdateByID) and the update or
+	// replacement (-1 for a delete), both documents of any type.
+	in.want, u.want = argOptional, argOptional
+	return append([]argRef{in, u}, unread(q, a, k, v)...)
+}
+
+// writeArgsOf is writeArgs for the kinds that read no UpdateArg.
+func writeArgsOf(w rules.Write, q, a, in, k, v argRef, unread func(...argRef) []argRef) []argRef {
 	switch w.Kind {
+	case rules.CQLBatch:
+		return append([]argRef{in}, unread(q, a, k, v)...) // the *Batch
+	case rules.MongoBulk:
+		in.want = argSlice // []WriteModel
+		return append([]argRef{in}, unread(q, a, k, v)...)
 	case rules.SQLWrite:
 		return append([]argRef{q, a}, unread(in, k, v)...)
 	case rules.SQLStmtWrite:
@@ -341,8 +358,8 @@ func writeArgs(w rules.Write) []argRef {
 	case rules.ZKVersioned:
 		return append([]argRef{k, v}, unread(q, a, in)...)
 	}
-	// EtcdTxnCommit, ZKMulti, Conditional, GormSave, GormCreate, GCSWrite
-	// read no index.
+	// EtcdTxnCommit, ZKMulti, Conditional, GormSave, GormCreate, GCSWrite,
+	// CQLQuery (its statement is the Session.Query's) read no index.
 	return unread(q, a, in, k, v)
 }
 
@@ -470,6 +487,33 @@ func ruleRefs() []ruleRef {
 		add(ruleRef{use: true, table: "rules.ConsulCheckVerbs", kind: refConst, key: consul, value: verb})
 	}
 	add(ruleRef{use: true, table: "rules.GocronTask", kind: refFunc, key: rules.GocronTask})
+	for k, i := range rules.CQLQueries {
+		add(ruleRef{use: true, table: "rules.CQLQueries", kind: refFunc, key: k, args: []argRef{{"statement index", i, argString}}})
+	}
+	for k, i := range rules.CQLBatchQueries {
+		add(ruleRef{use: true, table: "rules.CQLBatchQueries", kind: refFunc, key: k, args: []argRef{{"statement index", i, argString}}})
+	}
+	for k := range rules.CQLBinds {
+		add(ruleRef{use: true, table: "rules.CQLBinds", kind: refFunc, key: k})
+	}
+	for k := range rules.CQLBatchMakers {
+		add(ruleRef{use: true, table: "rules.CQLBatchMakers", kind: refFunc, key: k})
+	}
+	for _, k := range []string{rules.CQLQueryType, rules.CQLBatchType, rules.CQLBatchEntry} {
+		add(ruleRef{table: "rules (gocql.go)", kind: refType, key: k})
+	}
+	add(ruleRef{table: "rules.CQLBatchEntries", kind: refField, key: rules.CQLBatchType + "." + rules.CQLBatchEntries})
+	for _, k := range []string{"M", "D", "E", "A"} {
+		add(ruleRef{table: "rules.MongoBSONPkg", kind: refType, key: rules.MongoBSONPkg + "." + k})
+	}
+	for m, part := range rules.MongoModelSetters {
+		model := "UpdateOneModel"
+		if m == "SetReplacement" {
+			model = "ReplaceOneModel"
+		}
+		_ = part
+		add(ruleRef{use: true, table: "rules.MongoModelSetters", kind: refFunc, key: "(*" + rules.MongoModels + "." + model + ")." + m})
+	}
 	// apipkgs.go: the types and functions the engine's readers compare with.
 	for _, k := range []string{rules.EtcdSession, rules.GormLocking, rules.GormReturning, rules.ContextType} {
 		add(ruleRef{table: "rules (apipkgs.go)", kind: refType, key: k})

@@ -46,6 +46,15 @@ func describe(st *Statement) string {
 	if st.ConflictWhere != nil {
 		b.WriteString(" cwhere[" + conjuncts(st.ConflictWhere) + "]")
 	}
+	if st.If != nil {
+		b.WriteString(" if[" + conjuncts(st.If) + "]")
+	}
+	if st.IfExists {
+		b.WriteString(" ifexists")
+	}
+	if st.IfNotExists {
+		b.WriteString(" ifnotexists")
+	}
 	if st.Returning != nil {
 		b.WriteString(" ret[" + strings.Join(st.Returning, ", ") + "]")
 	}

@@ -24,7 +24,7 @@ type token struct {
 	start, end int
 	word       string       // tWord: lower-cased text; tQuoted: lower-cased name without quotes; tOp: the operator
 	ph         *Placeholder // tParam
-	match      int32        // '(' and ')': index of the partner token
+	match      int32        // '(' and ')', '{' and '}': index of the partner token
 	kind       tokKind
 	decl       bool // a declared name followed by '(' that is not a call (CTE name)
 }
@@ -437,7 +437,33 @@ func matchParens(toks []token) error {
 	if len(stack) > 0 {
 		return errUnbalanced
 	}
+	matchBraces(toks)
 	return nil
+}
+
+// matchBraces links each '{' with its '}' when they are balanced: CQL's
+// user-defined type, set and map literals ({shard_id: ?, owner: ?}) are
+// one value whose commas do not separate SET items. Unbalanced braces are
+// left unlinked (read as operators, as before), never an error.
+func matchBraces(toks []token) {
+	var stack []int
+	for i := range toks {
+		t := &toks[i]
+		switch {
+		case t.isOp('{'):
+			if len(stack) == MaxNesting {
+				return
+			}
+			stack = append(stack, i)
+		case t.isOp('}'):
+			if len(stack) == 0 {
+				return
+			}
+			open := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			toks[open].match, t.match = int32(i), int32(open)
+		}
+	}
 }
 
 // splitStatements returns the [lo, hi) token ranges between top-level ';'.

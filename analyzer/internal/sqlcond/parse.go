@@ -68,7 +68,7 @@ func (p *parser) match(i int) int { return int(p.t[i].match) }
 
 // skip returns the position after token i, jumping over a parenthesised group.
 func (p *parser) skip(i int) int {
-	if p.op(i, "(") && p.match(i) > i {
+	if (p.op(i, "(") || p.op(i, "{")) && p.match(i) > i {
 		return p.match(i) + 1
 	}
 	return i + 1
@@ -114,6 +114,8 @@ func (p *parser) isClause(i int, w string) bool {
 		return p.kw(i+1, "first", "next")
 	case "option":
 		return p.op(i+1, "(")
+	case "if":
+		return !p.op(i+1, "(") // MySQL's IF(c, a, b) is a function
 	}
 	return true
 }
@@ -181,7 +183,7 @@ func (p *parser) name(i int) ([]string, int) {
 var notAlias = set("set", "where", "from", "using", "on", "values", "value", "select", "returning",
 	"output", "join", "inner", "left", "right", "full", "cross", "natural", "straight_join", "order",
 	"limit", "group", "having", "with", "default", "when", "partition", "as", "into", "lateral",
-	"window", "union", "except", "intersect", "for", "overriding", "lock", "offset", "fetch", "option")
+	"window", "union", "except", "intersect", "for", "overriding", "lock", "offset", "fetch", "option", "if")
 
 // target reads the table of a write at i: [ONLY] name [*] [[AS] alias] [WITH (hints)].
 func (p *parser) target(i int) int {
@@ -309,9 +311,13 @@ func (p *parser) update(i int) {
 		}
 	}
 	i = p.target(i)
-	words := []string{"set", "from", "where", "returning", "output", "order", "limit", "option"}
+	// "using" and "if" are CQL's: UPDATE t USING TTL n SET ... WHERE
+	// ... IF cond.
+	words := []string{"set", "from", "where", "returning", "output", "order", "limit", "option", "using", "if"}
 	p.clauses(i, words, func(k string, lo, hi int) bool {
 		switch k {
+		case "if":
+			p.ifClause(lo, hi)
 		case "set":
 			p.st.Set = p.assignments(lo, hi)
 		case "where":
@@ -339,13 +345,22 @@ func (p *parser) delete(i int) {
 			i++
 		}
 	}
+	if !p.kw(i, "from") {
+		// CQL's DELETE col, col[key] FROM t deletes columns of the row;
+		// MySQL's DELETE t1 FROM t1 JOIN ... stays Partial below (JOIN).
+		if f := p.find(i, p.hi, "from", "where"); p.kw(f, "from") && f > i {
+			i = f
+		}
+	}
 	if p.kw(i, "from") {
 		i++
 	}
 	i = p.target(i)
-	words := []string{"from", "using", "where", "returning", "output", "order", "limit", "option"}
+	words := []string{"from", "using", "where", "returning", "output", "order", "limit", "option", "if"}
 	p.clauses(i, words, func(k string, lo, hi int) bool {
 		switch k {
+		case "if":
+			p.ifClause(lo, hi)
 		case "from":
 			return false // multi-table DELETE t1 FROM t1 JOIN ...: the target is unclear
 		case "where":
@@ -408,11 +423,28 @@ func (p *parser) insert(i int) {
 		case p.kw(i, "returning"):
 			p.st.Returning = p.returning(i+1, p.hi)
 			i = p.hi
+		case p.kw(i, "if") && p.kw(i+1, "not") && p.kw(i+2, "exists"):
+			// CQL's INSERT ... IF NOT EXISTS: a lightweight transaction
+			// that does nothing when the row exists.
+			p.st.IfNotExists, p.st.DoNothing = true, true
+			i += 3
+		case p.kw(i, "using"):
+			// CQL's USING TTL n [AND TIMESTAMP t]: how long, not which rows.
+			i = p.find(i+1, p.hi, "if", "on", "returning")
 		default:
 			p.st.Partial = true
-			i = p.find(i+1, p.hi, "on", "returning")
+			i = p.find(i+1, p.hi, "on", "returning", "if")
 		}
 	}
+}
+
+// ifClause reads a CQL IF clause: EXISTS, or AND-ed conditions.
+func (p *parser) ifClause(lo, hi int) {
+	if p.kw(lo, "exists") && lo+1 == hi {
+		p.st.IfExists = true
+		return
+	}
+	p.st.If = p.conds(lo, hi)
 }
 
 // insertSource reads what an INSERT inserts, up to ON CONFLICT, ON

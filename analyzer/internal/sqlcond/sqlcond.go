@@ -127,6 +127,17 @@ type Statement struct {
 	// WithWrite: a WITH query modifies rows (PostgreSQL data-modifying
 	// CTE), so even a SELECT writes; Partial is set too.
 	WithWrite bool
+
+	// If is the IF clause of a Cassandra (CQL) lightweight transaction,
+	// UPDATE ... IF col = ? AND ... or DELETE ... IF ...: the condition
+	// the store evaluates (Paxos) before it applies the write. In CQL the
+	// WHERE only names the row (its primary key), so If, not Where, is
+	// the write's condition. IfExists is IF EXISTS (If stays nil);
+	// IfNotExists is INSERT ... IF NOT EXISTS, which sets DoNothing too
+	// (an insert that does nothing when the row exists).
+	If          []Conjunct
+	IfExists    bool
+	IfNotExists bool
 }
 
 // MaxNesting bounds parenthesis depth; deeper input is refused so that
