@@ -170,6 +170,7 @@ type engine struct {
 	decl              *declared                     // declared leases, holds, token parameters, func values (declared.go)
 	forwards          map[*ssa.Function][]Forward   // writes whose statement is a parameter (forward.go)
 	recvTokens        map[*types.Var]bool           // receiver fields a lock-holding method stores a token in (recvlock.go)
+	claimedTables     map[string]bool               // SQL tables some statement of the package claims rows of (leasetable.go)
 
 	// weak tokens (weak.go)
 	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write

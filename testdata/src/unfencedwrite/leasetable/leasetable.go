@@ -1,0 +1,302 @@
+// Package leasetable exercises SQL lease tables used as locks: a claim
+// statement (UPDATE ... WHERE expires_at < now(), an upsert with an ON
+// CONFLICT ... WHERE on the expiry, an INSERT into a lock table) opens a
+// scope after its success check and a DELETE or clearing UPDATE of the
+// row ends it. The claim hands out a token only when it mints one in the
+// same statement and RETURNs it.
+package leasetable
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+)
+
+var ErrSuperseded = errors.New("superseded")
+
+const claim = `UPDATE locks SET holder = $1, expires_at = now() + interval '30 seconds'
+	WHERE name = $2 AND (expires_at < now() OR holder = $1)`
+
+const claimFenced = `UPDATE locks SET holder = $1, expires_at = now() + interval '30 seconds', fence = fence + 1
+	WHERE name = $2 AND (expires_at < now() OR holder = $1)
+	RETURNING fence`
+
+func updateClaimBad(ctx context.Context, db *sql.DB, me string) error {
+	res, err := db.ExecContext(ctx, claim, me, "ledger")
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return errors.New("held by another")
+	}
+	_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = balance - $1 WHERE id = $2", 10, 1) // want `SQL write via db.ExecContext to accounts under the lease table locks is not fenced: its WHERE does not compare a fence column with the token; the lease table locks gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; for a lease table, the claim is that step: SET fence = fence \+ 1 \(or nextval\) in the claim statement, RETURNING fence; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
+	return err
+}
+
+func updateClaimNotAcquiredGood(ctx context.Context, db *sql.DB, me string) error {
+	res, err := db.ExecContext(ctx, claim, me, "ledger")
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		// ok: the claim matched no row: another holder has it, no scope here
+		_, err = db.ExecContext(ctx, "UPDATE lock_stats SET misses = misses + 1 WHERE name = $1", "ledger")
+		return err
+	}
+	return nil
+}
+
+func releasedGood(ctx context.Context, db *sql.DB, me string) error {
+	res, err := db.ExecContext(ctx, claim, me, "ledger")
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	// ok: renewing the claim is the lock table's own bookkeeping
+	if _, err := db.ExecContext(ctx, "UPDATE locks SET expires_at = now() + interval '30 seconds' WHERE name = $1 AND holder = $2", "ledger", me); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, "DELETE FROM locks WHERE name = $1 AND holder = $2", "ledger", me); err != nil {
+		return err
+	}
+	// ok: released: no lock is claimed here
+	_, err = db.ExecContext(ctx, "UPDATE accounts SET audited = true WHERE id = $1", 1)
+	return err
+}
+
+func cleanupIsNoReleaseBad(ctx context.Context, db *sql.DB, me string) error {
+	res, err := db.ExecContext(ctx, claim, me, "ledger")
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	defer db.ExecContext(ctx, "UPDATE locks SET holder = NULL, expires_at = NULL WHERE name = $1 AND holder = $2", "ledger", me)
+	// deleting other, expired rows is bookkeeping and releases nothing
+	if _, err := db.ExecContext(ctx, "DELETE FROM locks WHERE expires_at < now()"); err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "DELETE FROM outbox WHERE id = $1", 7) // want `SQL write via db.ExecContext to outbox under the lease table locks is not fenced`
+	return err
+}
+
+func returningTokenGood(ctx context.Context, db *sql.DB, me string) error {
+	var fence int64
+	if err := db.QueryRowContext(ctx, claimFenced, me, "ledger").Scan(&fence); err != nil {
+		return err // sql.ErrNoRows: held by another
+	}
+	// ok: the write compares the fence the claim minted
+	res, err := db.ExecContext(ctx, "UPDATE accounts SET balance = balance - $1, fence = $3 WHERE id = $2 AND fence < $3", 10, 1, fence)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrSuperseded
+	}
+	return nil
+}
+
+func returningTokenIgnoredBad(ctx context.Context, db *sql.DB, me string) error {
+	var fence int64
+	if err := db.QueryRowContext(ctx, claimFenced, me, "ledger").Scan(&fence); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET balance = balance - $1 WHERE id = $2", 10, 1) // want `SQL write via db.ExecContext to accounts under the lease table locks is not fenced: its WHERE does not compare a fence column with the token; compare the stored fence with the fence its claim RETURNs in the write itself$`
+	return err
+}
+
+func nextvalTokenGood(ctx context.Context, conn *pgx.Conn, me string) error {
+	var tok int64
+	err := conn.QueryRow(ctx, `UPDATE locks SET holder = $1, token = nextval('lock_tokens'), expires_at = now() + interval '1 minute'
+		WHERE name = $2 AND expires_at < now() RETURNING token`, me, "reports").Scan(&tok)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	// ok: fenced by the sequence value the claim took
+	tag, err := conn.Exec(ctx, "UPDATE reports SET body = $1, token = $3 WHERE id = $2 AND token < $3", "x", 1, tok)
+	if err == nil && tag.RowsAffected() == 0 {
+		return ErrSuperseded
+	}
+	return err
+}
+
+func upsertClaimBad(ctx context.Context, conn *pgx.Conn, me string) error {
+	tag, err := conn.Exec(ctx, `INSERT INTO leases (name, owner, expires_at) VALUES ($1, $2, now() + interval '30 seconds')
+		ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+		WHERE leases.expires_at < now() OR leases.owner = EXCLUDED.owner`, "compactor", me)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return nil
+	}
+	_, err = conn.Exec(ctx, "UPDATE segments SET compacted = true WHERE id = $1", 3) // want `SQL write via conn.Exec to segments under the lease table leases is not fenced`
+	return err
+}
+
+func upsertClaimFencedGood(ctx context.Context, conn *pgx.Conn, me string) error {
+	var fence int64
+	err := conn.QueryRow(ctx, `INSERT INTO leases (name, owner, expires_at, fence) VALUES ($1, $2, now() + interval '30 seconds', 1)
+		ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at, fence = leases.fence + 1
+		WHERE leases.expires_at < now()
+		RETURNING fence`, "compactor", me).Scan(&fence)
+	if err != nil {
+		return err
+	}
+	// ok: fenced by the minted fence
+	_, err = conn.Exec(ctx, "UPDATE segments SET compacted = true, fence = $2 WHERE id = $1 AND fence < $2", 3, fence)
+	return err
+}
+
+func mysqlDuplicateKeyBad(ctx context.Context, db *sql.DB, me string) error {
+	res, err := db.ExecContext(ctx, `INSERT INTO locks (name, owner, expires_at) VALUES (?, ?, NOW() + INTERVAL 30 SECOND)
+		ON DUPLICATE KEY UPDATE owner = IF(expires_at < NOW(), VALUES(owner), owner),
+		expires_at = IF(expires_at < NOW(), VALUES(expires_at), expires_at)`, "mailer", me)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	_, err = db.ExecContext(ctx, "UPDATE outbox SET sent = 1 WHERE id = ?", 9) // want `SQL write via db.ExecContext to outbox under the lease table locks is not fenced`
+	return err
+}
+
+func insertLeaderBad(ctx context.Context, db *sql.DB, me string) error {
+	res, err := db.ExecContext(ctx, `INSERT INTO leader (name, leader_id, expires_at) VALUES ('default', $1, now() + interval '15 seconds')
+		ON CONFLICT (name) DO NOTHING`, me)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		_, err = db.ExecContext(ctx, "UPDATE schedules SET next_run = now() WHERE id = $1", 1) // want `SQL write via db.ExecContext to schedules under the lease table leader is not fenced`
+	}
+	return err
+}
+
+func claimInTxSameTxGood(ctx context.Context, db *sql.DB, me string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, claim, me, "ledger")
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return nil
+	}
+	// ok: the claim's row lock is held by this transaction until it ends
+	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", 1); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func claimInTxPoolWriteBad(ctx context.Context, db *sql.DB, me string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, claim, me, "ledger")
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return tx.Rollback()
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", 1) // want `SQL write via db.ExecContext to accounts under the lease table locks is not fenced`
+	return err
+}
+
+// Traps: none of these is a lease-table lock.
+
+func ordinaryUpsertGood(ctx context.Context, db *sql.DB) error {
+	// ok: an upsert with a timestamp guard but no holder is not a claim
+	if _, err := db.ExecContext(ctx, `INSERT INTO settings (k, v, updated_at) VALUES ($1, $2, now())
+		ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v, updated_at = EXCLUDED.updated_at
+		WHERE settings.updated_at < EXCLUDED.updated_at`, "mode", "on"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET mode = $1 WHERE id = $2", "on", 1)
+	return err
+}
+
+func selectForUpdateSameTxGood(ctx context.Context, db *sql.DB, me string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var holder string
+	if err := tx.QueryRowContext(ctx, "SELECT holder FROM locks WHERE name = $1 FOR UPDATE", "ledger").Scan(&holder); err != nil {
+		return err
+	}
+	if holder != "" && holder != me {
+		return nil
+	}
+	// ok: taking the row under FOR UPDATE is not a claim (no expiry test)
+	if _, err := tx.ExecContext(ctx, "UPDATE locks SET holder = $1 WHERE name = $2", me, "ledger"); err != nil {
+		return err
+	}
+	// ok: the row lock fences this write while the transaction lives
+	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", 1); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func skipLockedJobGood(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var id int64
+	if err := tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'queued' ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1").Scan(&id); err != nil {
+		return err
+	}
+	// ok: a SKIP LOCKED job claim is a row lock for this transaction, not a lease
+	if _, err := tx.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func migrationGood(ctx context.Context, db *sql.DB) error {
+	// ok: creating the lock table claims nothing
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS locks (name text PRIMARY KEY, holder text, expires_at timestamptz, fence bigint NOT NULL DEFAULT 0)`); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "INSERT INTO locks (name) VALUES ($1) ON CONFLICT DO NOTHING", "ledger")
+	return err
+}
+
+func noExpiryGood(ctx context.Context, db *sql.DB, me string) error {
+	// ok: a holder without an expiry is no lease: nobody else can take it
+	res, err := db.ExecContext(ctx, "UPDATE jobs SET owner = $1 WHERE id = $2 AND owner IS NULL", me, 1)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	_, err = db.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", 1)
+	return err
+}

@@ -1,0 +1,52 @@
+// Package locks is an application's own lock library over a SQL lease
+// table: its functions become acquires and releases for their callers in
+// other packages, through facts.
+package locks
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Locker claims rows of the locks table for one owner.
+type Locker struct {
+	db    *sql.DB
+	owner string
+}
+
+// TryAcquire claims name for 30 seconds; it hands out no token.
+func (l *Locker) TryAcquire(ctx context.Context, name string) (bool, error) {
+	res, err := l.db.ExecContext(ctx, `UPDATE locks SET holder = $1, expires_at = now() + interval '30 seconds'
+		WHERE name = $2 AND (expires_at < now() OR holder = $1)`, l.owner, name)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, err
+	}
+	return n == 1, nil
+}
+
+// AcquireFenced claims name and returns the fence the claim minted.
+func (l *Locker) AcquireFenced(ctx context.Context, name string) (int64, error) {
+	var fence int64
+	err := l.db.QueryRowContext(ctx, `UPDATE locks SET holder = $1, expires_at = now() + interval '30 seconds', fence = fence + 1
+		WHERE name = $2 AND (expires_at < now() OR holder = $1) RETURNING fence`, l.owner, name).Scan(&fence)
+	if err != nil {
+		return 0, err
+	}
+	return fence, nil
+}
+
+// Renew extends the claim.
+func (l *Locker) Renew(ctx context.Context, name string) error {
+	_, err := l.db.ExecContext(ctx, "UPDATE locks SET expires_at = now() + interval '30 seconds' WHERE name = $1 AND holder = $2", name, l.owner)
+	return err
+}
+
+// Release gives the row up.
+func (l *Locker) Release(ctx context.Context, name string) error {
+	_, err := l.db.ExecContext(ctx, "DELETE FROM locks WHERE name = $1 AND holder = $2", name, l.owner)
+	return err
+}
