@@ -18,3 +18,9 @@ func TestBasic(t *testing.T) {
 func TestDirectiveWrites(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/dirwrite", "weaktoken/dirwrite/app")
 }
+
+// TestLeaseTables: clock, random and UUID tokens minted by the
+// application around SQL lease tables, in and outside lock scopes.
+func TestLeaseTables(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/leasetable")
+}

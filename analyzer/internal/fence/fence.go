@@ -178,6 +178,11 @@ type engine struct {
 	weakOut    []weakWrite                // out-of-scope writes judged WeakToken
 	weakSeen   map[token.Pos]bool         // their calls, once each
 	writeWeak  map[*Write]*weakSource     // the weak value taken for a directive's or helper's token
+	// fenceCompared are the "table.column" fence columns some SQL write's
+	// condition compares with a value; weakRecords the application-minted
+	// weak values SQL writes store in a column (noteFenceColumns).
+	fenceCompared map[string]bool
+	weakRecords   []weakRecord
 
 	// optional tokens (optdefects.go): every write's eval by its '('
 	callEvals map[token.Pos]notedCall

@@ -420,7 +420,7 @@ func (e *engine) leaseClaim(cc *ssa.CallCommon, ls leaseStmt, via string) acquir
 	if via != "" {
 		src += " via " + via
 	}
-	ai := acquireInfo{success: rules.ErrNil, lock: "lease table " + ls.table, noToken: ls.minted == "", keyArg: -1,
+	ai := acquireInfo{success: rules.ErrNil, lock: leaseTableLock + ls.table, noToken: ls.minted == "", keyArg: -1,
 		source: src, lease: &ls}
 	if r := receiver(cc); r != nil && rules.IsTxType(r.Type()) {
 		ai.session = stripValue(r)
@@ -429,6 +429,10 @@ func (e *engine) leaseClaim(cc *ssa.CallCommon, ls leaseStmt, via string) acquir
 	}
 	return ai
 }
+
+// leaseTableLock starts the name of a lease-table lock in messages and
+// facts ("lease table locks").
+const leaseTableLock = "lease table "
 
 // leaseTableHint completes the fix for writes under a lease table that
 // hands out no token: the claim itself can mint one.

@@ -697,8 +697,8 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 // openRegion computes the instructions after a successful acquire.
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
 	hint := e.leaseHint(ai.leaseT, ai.noToken)
-	if ai.lease != nil && ai.noToken {
-		hint = leaseTableHint
+	if ai.noToken && (ai.lease != nil || ai.fromFact && strings.HasPrefix(ai.lock, leaseTableLock)) {
+		hint = leaseTableHint // also for a claim wrapped in another package
 	}
 	r := &region{
 		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai),
