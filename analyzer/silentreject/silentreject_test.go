@@ -83,3 +83,9 @@ func TestLoops(t *testing.T) {
 func TestSqlcOutcomes(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/sqlcrows")
 }
+
+// TestLeaseTables: a SQL lease-table claim whose refusal is never looked
+// at, and fenced writes under a claim's token.
+func TestLeaseTables(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/leasetable")
+}

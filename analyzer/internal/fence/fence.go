@@ -63,6 +63,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 	e.analyze()
 	e.condDefects()   // the condition defects first: verdicts are final after it
 	e.judgeOutcomes() // then the outcomes of the writes that are fenced
+	e.guardStep("lease-table claims", e.claimOutcomes)
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()

@@ -634,3 +634,43 @@ func flipToken(op token.Token) token.Token {
 	}
 	return op
 }
+
+// claimOutcomes judges what each lease-table claim's caller does with its
+// refusal: a claim whose result is thrown away, or whose RowsAffected is
+// never compared, carries on whether or not it took the lock. Only those
+// two are defects: a claim that returns nil, or retries, when the row is
+// held is how a claim is meant to be handled. Claims run through a helper
+// that forwards the caller's SQL are not followed.
+func (e *engine) claimOutcomes() {
+	for _, f := range e.funcs {
+		for _, r := range e.regions[f] {
+			if r.acq.lease == nil || r.call == nil {
+				continue
+			}
+			if _, direct := e.writeOf(calleeFunc(r.call.Common())); !direct {
+				continue
+			}
+			pos := r.call.Common().Pos()
+			text, _ := e.sqlTextOf(r.call.Common())
+			w := &Write{Pos: pos, End: pos, Call: e.callName(pos), Store: "SQL", Target: r.acq.lease.table, SQL: text,
+				Scope: r.scope, Verdict: Fenced, Claim: true, Cond: &Condition{}}
+			if c := e.callExpr(pos); c != nil {
+				w.Pos, w.End = c.Pos(), c.End()
+			}
+			j := &outcomeJudge{e: e, w: w, call: r.call, claim: true}
+			e.guard(f, j.judge)
+			w.Outcome = j.out
+			switch j.out.Handling {
+			case Discarded, NeverRead:
+			default:
+				continue
+			}
+			k, cat := j.out.Handling.defect()
+			d := &Defect{Kind: k, Pos: w.Pos, End: w.End, Write: w, Category: cat}
+			if j.out.Test.IsValid() {
+				d.Related = []Related{{Pos: j.out.Test, End: j.out.Test, Message: "the refusal is told apart here"}}
+			}
+			e.model.Defects = append(e.model.Defects, d)
+		}
+	}
+}

@@ -146,6 +146,11 @@ type Write struct {
 	// Cond is the write's own condition as the engine read it (cond.go);
 	// never nil.
 	Cond *Condition
+	// Claim: the write is a SQL lease-table claim, the acquire of a lock
+	// (leasetable.go). It is not in Model.Writes; it appears only as the
+	// Write of a defect on its outcome: a claim whose refusal (0 rows,
+	// ErrNoRows) is never looked at.
+	Claim bool
 }
 
 // Compare is one comparison of stored state with the token.
