@@ -657,6 +657,10 @@ func (e *engine) claimOutcomes() {
 			if c := e.callExpr(pos); c != nil {
 				w.Pos, w.End = c.Pos(), c.End()
 			}
+			if text != "" {
+				e.model.Claims = append(e.model.Claims, Claim{Pos: w.Pos, End: w.End, SQL: text, Table: r.acq.lease.table,
+					Holder: r.acq.lease.holder, Minted: r.acq.lease.minted})
+			}
 			j := &outcomeJudge{e: e, w: w, call: r.call, claim: true}
 			e.guard(f, j.judge)
 			w.Outcome = j.out

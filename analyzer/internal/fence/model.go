@@ -163,6 +163,16 @@ type Compare struct {
 	Why      string // why a weak token is weak
 }
 
+// Claim is one SQL statement that claims a row of a lease table.
+type Claim struct {
+	Pos, End token.Pos // the call expression
+	SQL      string
+	Table    string
+	// Holder is the holder column the claim sets; Minted the column it
+	// mints its token in and RETURNs ("" when it hands out none).
+	Holder, Minted string
+}
+
 // Internal records a function the engine gave up on after a panic.
 type Internal struct {
 	Pos  token.Pos
@@ -195,6 +205,10 @@ type Model struct {
 	// Blind are the calls inside lock scopes the engine could not judge
 	// (see BlindCall), recorded only with -fencelint_fence.fencemap.
 	Blind []BlindCall
+	// Claims are the SQL lease-table claims the engine took for acquires
+	// (leasetable.go), with their constant SQL: the PostgreSQL proof plays
+	// each as a lock. Claims run through a forwarding helper are left out.
+	Claims []Claim
 	// Ignores are the package's //fencelint:ignore directives, parsed
 	// once for every analyzer: each takes its own view with For(), which
 	// keeps that analyzer's used-marks. Nil when !Relevant.

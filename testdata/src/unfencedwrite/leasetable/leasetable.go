@@ -181,7 +181,7 @@ func insertLeaderBad(ctx context.Context, db *sql.DB, me string) error {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n > 0 {
-		_, err = db.ExecContext(ctx, "UPDATE schedules SET next_run = now() WHERE id = $1", 1) // want `SQL write via db.ExecContext to schedules under the lease table leader is not fenced`
+		_, err = db.ExecContext(ctx, "UPDATE schedules SET runs = runs + 1 WHERE id = $1", 1) // want `SQL write via db.ExecContext to schedules under the lease table leader is not fenced`
 	}
 	return err
 }
