@@ -37,7 +37,7 @@ type ClaimCase struct {
 	Seed bool
 	// Cleanup: the claim only inserts (ON CONFLICT DO NOTHING), so an
 	// expired row is deleted before the next claim, as such schemes do.
-	Cleanup bool
+	Cleanup  bool
 	MintedAt int // index of the minted token in RETURNING, -1 if none
 }
 
