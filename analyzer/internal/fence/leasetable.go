@@ -90,12 +90,24 @@ func readLeaseStmt(st *sqlcond.Statement, claimed func(string) bool) leaseStmt {
 //   - an INSERT (plain, ON CONFLICT DO NOTHING, INSERT IGNORE) of a row
 //     naming a holder and an expiry into a table named like a lock: the
 //     row exists while the lock is held.
+//
+// In a table named like a lock (IsLockTableName) a claim needs no holder
+// column: an UPDATE or upsert that sets the expiry only where the stored
+// one has passed (expires_at < now(), not > now(), which is a renewal)
+// takes the row as well.
 func readClaim(st *sqlcond.Statement) (leaseStmt, bool) {
 	ls := leaseStmt{role: leaseClaim, table: st.Table}
+	lockTable := rules.IsLockTableName(st.Table)
 	switch st.Verb {
 	case sqlcond.Update:
 		ls.holder = holderSetByCaller(st.Set)
-		if ls.holder == "" || !comparesExpiry(st.Where) || !keyedRow(st.Where) {
+		if !keyedRow(st.Where) {
+			return leaseStmt{}, false
+		}
+		switch {
+		case ls.holder != "" && comparesExpiry(st.Where):
+		case ls.holder == "" && lockTable && setsExpiry(st.Set) && comparesExpired(st.Where):
+		default:
 			return leaseStmt{}, false
 		}
 		ls.minted, ls.mintedAt = mintedToken(st, st.Set)
@@ -103,7 +115,11 @@ func readClaim(st *sqlcond.Statement) (leaseStmt, bool) {
 	case sqlcond.Insert:
 		ls.holder = holderSetByCaller(st.Set)
 		if ls.holder == "" {
-			return leaseStmt{}, false
+			if !lockTable || !st.OnConflict || st.DoNothing || !setsExpiry(st.ConflictSet) || !comparesExpired(st.ConflictWhere) {
+				return leaseStmt{}, false
+			}
+			ls.minted, ls.mintedAt = mintedToken(st, append(append([]sqlcond.Assignment{}, st.Set...), st.ConflictSet...))
+			return ls, true
 		}
 		switch {
 		case st.OnConflict && !st.DoNothing:
@@ -172,6 +188,26 @@ func comparesExpiry(conds []sqlcond.Conjunct) bool {
 				if len(other.Params) > 0 || clockRe.MatchString(other.Text) || other.Table == "excluded" {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// comparesExpired: some term holds only where a stored expiry column has
+// passed: expires_at < now(), expires_at <= $1, now() > expires_at.
+func comparesExpired(conds []sqlcond.Conjunct) bool {
+	for _, c := range conds {
+		for _, cmp := range c.Or {
+			col, other, op := cmp.Left, cmp.Right, cmp.Op
+			if col.Column == "" || !rules.IsLeaseExpiryColumn(col.Column) {
+				col, other, op = cmp.Right, cmp.Left, flipOp(cmp.Op)
+			}
+			if col.Column == "" || col.Table == "excluded" || !rules.IsLeaseExpiryColumn(col.Column) {
+				continue
+			}
+			if (op == "<" || op == "<=") && (len(other.Params) > 0 || clockRe.MatchString(other.Text) || other.Table == "excluded") {
+				return true
 			}
 		}
 	}

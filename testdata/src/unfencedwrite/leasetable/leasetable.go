@@ -300,3 +300,30 @@ func noExpiryGood(ctx context.Context, db *sql.DB, me string) error {
 	_, err = db.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", 1)
 	return err
 }
+
+// A table named like a lock needs no holder column: the row is taken
+// where its expiry has passed.
+
+func holderlessUpsertBad(ctx context.Context, conn *pgx.Conn) error {
+	tag, err := conn.Exec(ctx, `INSERT INTO locks (name, data, expires_at) VALUES ($1, $2, now() + interval '5 minutes')
+		ON CONFLICT (name) DO UPDATE SET expires_at = EXCLUDED.expires_at
+		WHERE locks.expires_at <= now()`, "cleanup", []byte(nil))
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return nil
+	}
+	_, err = conn.Exec(ctx, "DELETE FROM sessions WHERE id = $1", 5) // want `SQL write via conn.Exec to sessions under the lease table locks is not fenced`
+	return err
+}
+
+func holderlessExtendIsNoClaimGood(ctx context.Context, conn *pgx.Conn) error {
+	// ok: extending a lease that has not passed is renewal, not a claim
+	tag, err := conn.Exec(ctx, "UPDATE locks SET expires_at = now() + interval '5 minutes' WHERE name = $1 AND expires_at > now()", "cleanup")
+	if err != nil || tag.RowsAffected() == 0 {
+		return err
+	}
+	_, err = conn.Exec(ctx, "DELETE FROM sessions WHERE id = $1", 5)
+	return err
+}
