@@ -327,3 +327,47 @@ func holderlessExtendIsNoClaimGood(ctx context.Context, conn *pgx.Conn) error {
 	_, err = conn.Exec(ctx, "DELETE FROM sessions WHERE id = $1", 5)
 	return err
 }
+
+// Store is a query set like sqlc's Queries: one method claims a lease
+// row on the shared handle, the others are unrelated queries that do not
+// run under that claim.
+type Store struct{ db *sql.DB }
+
+func (s *Store) ClaimLock(ctx context.Context, me string) (int64, error) {
+	res, err := s.db.ExecContext(ctx, claim, me, "reports")
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (s *Store) DeleteSession(ctx context.Context, id int64) error {
+	// ok: not run under ClaimLock's lease
+	_, err := s.db.ExecContext(ctx, "DELETE FROM sessions WHERE id = $1", id)
+	return err
+}
+
+// StateClient takes the lease in Lock and keeps it (held); Put writes
+// the state under it, as terraform's remote-state clients do.
+type StateClient struct {
+	db   *sql.DB
+	me   string
+	held bool
+}
+
+func (c *StateClient) Lock(ctx context.Context) error {
+	res, err := c.db.ExecContext(ctx, claim, c.me, "state")
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return errors.New("state locked")
+	}
+	c.held = true
+	return nil
+}
+
+func (c *StateClient) Put(ctx context.Context, data string) error {
+	_, err := c.db.ExecContext(ctx, "UPDATE states SET data = $1 WHERE name = $2", data, "state") // want `SQL write via c.db.ExecContext to states under the lease table locks held in the StateClient by Lock is not fenced: .*; for a lease table, the claim is that step: .*`
+	return err
+}
