@@ -470,6 +470,12 @@ func (e *engine) leaseClaim(cc *ssa.CallCommon, ls leaseStmt, via string) acquir
 // facts ("lease table locks").
 const leaseTableLock = "lease table "
 
+// leaseTable: the region's lock is a SQL lease table, claimed here or by
+// an acquire wrapper (whose fact names the lock so).
+func (r *region) leaseTable() bool {
+	return r.acq.lease != nil || strings.HasPrefix(r.acq.lock, leaseTableLock)
+}
+
 // leaseTableHint completes the fix for writes under a lease table that
 // hands out no token: the claim itself can mint one.
 const leaseTableHint = "for a lease table, the claim is that step: SET fence = fence + 1 (or nextval) in the claim statement, RETURNING fence"

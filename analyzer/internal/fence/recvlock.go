@@ -134,10 +134,12 @@ func isRecv(v ssa.Value, recv *ssa.Parameter) bool {
 // receiver inside the region (c.lockCh = ch, c.info = info): it keeps the
 // lock, its handle or its ID for the other methods.
 func (e *engine) keptInReceiver(f *ssa.Function, r *region, recv *ssa.Parameter) bool {
-	// A lease-table claim runs on the receiver's database handle, which
-	// is no lock object: sqlc's Queries runs every query on q.db, one of
-	// them a claim (leasetable.go). Only a store keeps such a lock.
-	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil && r.acq.lease == nil {
+	// A lease-table claim runs on a database handle or a store of
+	// queries, which is no lock object: sqlc's Queries runs every query on
+	// q.db, one of them a claim, and a business store calls
+	// s.querier.InsertLock like any other query (leasetable.go). Only a
+	// store into the receiver keeps such a lock.
+	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil && !r.leaseTable() {
 		return true
 	}
 	for _, instr := range r.instrs(f) {
