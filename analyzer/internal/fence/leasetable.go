@@ -87,7 +87,7 @@ func readLeaseStmt(st *sqlcond.Statement, claimed func(string) bool) leaseStmt {
 //     column with the clock, a parameter or the proposed value (MySQL's ON
 //     DUPLICATE KEY UPDATE: the holder's new value is chosen by an IF or
 //     CASE on the expiry);
-//   - an INSERT (plain, ON CONFLICT DO NOTHING, INSERT IGNORE) of a row
+//   - an INSERT ... ON CONFLICT DO NOTHING (or INSERT IGNORE) of a row
 //     naming a holder and an expiry into a table named like a lock: the
 //     row exists while the lock is held.
 //
@@ -130,10 +130,15 @@ func readClaim(st *sqlcond.Statement) (leaseStmt, bool) {
 			if !conditionalHolder(st.ConflictSet, ls.holder) {
 				return leaseStmt{}, false
 			}
-		default: // insert-if-absent
-			if !rules.IsLockTableName(st.Table) || !setsExpiry(st.Set) {
+		case st.DoNothing: // insert-if-absent: ON CONFLICT DO NOTHING, INSERT IGNORE
+			if !lockTable || !setsExpiry(st.Set) {
 				return leaseStmt{}, false
 			}
+		default:
+			// A plain INSERT into "leases" is as likely a business record
+			// (an apartment's lease, a DHCP lease) as a lock whose unique
+			// key refuses the second holder: not guessed.
+			return leaseStmt{}, false
 		}
 		ls.minted, ls.mintedAt = mintedToken(st, append(append([]sqlcond.Assignment{}, st.Set...), st.ConflictSet...))
 		return ls, true

@@ -148,15 +148,16 @@ func NewClaimCase(pos string, cl fence.Claim) (*ClaimCase, string) {
 	if st.Verb == sqlcond.Insert {
 		c.Key = conflictTarget(st.Text)
 		if len(c.Key) == 0 {
-			// Plain INSERT: the lock table's key is every inserted column
-			// that is not the holder, an expiry or the token.
+			// INSERT IGNORE or ON CONFLICT DO NOTHING without a target:
+			// the key is every inserted column that is not the holder, an
+			// expiry or the token.
 			for _, a := range st.Set {
 				if !rules.IsLeaseHolderColumn(a.Column) && !rules.IsLeaseExpiryColumn(a.Column) && a.Column != cl.Minted {
 					c.Key = append(c.Key, a.Column)
 				}
 			}
 		}
-		c.Cleanup = st.DoNothing || !st.OnConflict
+		c.Cleanup = st.DoNothing
 	} else {
 		c.Seed = true
 	}

@@ -386,3 +386,12 @@ func (b *BusinessStore) ExpireSessions(ctx context.Context) error {
 	_, err := b.q.db.ExecContext(ctx, "DELETE FROM sessions WHERE expires < now()")
 	return err
 }
+
+func plainInsertIsNoClaimGood(ctx context.Context, db *sql.DB, tenant string) error {
+	// ok: a plain INSERT into leases records a business lease, not a lock
+	if _, err := db.ExecContext(ctx, "INSERT INTO leases (apartment_id, owner_id, expires_at) VALUES ($1, $2, $3)", 4, tenant, "2027-01-01"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE apartments SET rented = true WHERE id = $1", 4)
+	return err
+}
