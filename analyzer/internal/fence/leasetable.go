@@ -72,10 +72,42 @@ func readLeaseStmt(st *sqlcond.Statement, claimed func(string) bool) leaseStmt {
 		return leaseStmt{}
 	}
 	ls := leaseStmt{role: leaseKeep, table: st.Table}
-	if isReleaseShape(st) {
+	switch {
+	case isReleaseShape(st):
 		ls.role = leaseRelease
+	case setsDataColumn(st):
+		// The lease lives on the data row (a job's locked_by and
+		// locked_until): UPDATE jobs SET state = 'done' is a write under
+		// the lease, not its bookkeeping.
+		return leaseStmt{}
 	}
 	return ls
+}
+
+// setsDataColumn: the statement sets a column that is none of a lease
+// row's own (holder, expiry, token, its timestamps).
+func setsDataColumn(st *sqlcond.Statement) bool {
+	for _, set := range [][]sqlcond.Assignment{st.Set, st.ConflictSet} {
+		for _, a := range set {
+			if !isLeaseColumn(a.Column) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isLeaseColumn: a column a lease row keeps for the lock itself.
+func isLeaseColumn(c string) bool {
+	if rules.IsLeaseHolderColumn(c) || rules.IsLeaseExpiryColumn(c) || fenceLikeColumn(c) {
+		return true
+	}
+	for _, w := range []string{"lock", "acquir", "renew", "elect", "claim", "updated", "modified", "name", "key"} {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // readClaim recognises the three claim shapes:
