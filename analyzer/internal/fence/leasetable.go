@@ -503,6 +503,26 @@ func (e *engine) leaseClaim(cc *ssa.CallCommon, ls leaseStmt, via string) acquir
 	return ai
 }
 
+// closesSQLResult: fn is the Close of a query's rows or a prepared
+// statement (database/sql, pgx, sqlx), which releases no lock:
+// `defer rows.Close()` in a claim run with Query (sqlc's :many) must not
+// hide that the function returns holding the lease-table row.
+func closesSQLResult(fn *types.Func) bool {
+	if fn.Name() != "Close" || fn.Pkg() == nil {
+		return false
+	}
+	path := fn.Pkg().Path()
+	if path != "database/sql" && !strings.HasPrefix(path, "github.com/jackc/pgx/") && path != "github.com/jmoiron/sqlx" {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	n := namedType(recv.Type())
+	return n != nil && (n.Obj().Name() == "Rows" || n.Obj().Name() == "Stmt")
+}
+
 // leaseTableLock starts the name of a lease-table lock in messages and
 // facts ("lease table locks").
 const leaseTableLock = "lease table "
@@ -559,6 +579,9 @@ func (e *engine) leaseFails(call *ssa.Call, fs failSet) {
 					}
 				}
 			case "Next":
+				if loopHeader(c.Block()) {
+					continue // for rows.Next(): false also ends the rows of a claim that took them
+				}
 				for _, v := range resultValues(c) {
 					if types.Identical(v.Type().Underlying(), types.Typ[types.Bool]) {
 						fs.oks[v] = true
@@ -567,6 +590,20 @@ func (e *engine) leaseFails(call *ssa.Call, fs failSet) {
 			}
 		}
 	}
+}
+
+// loopHeader: b is entered again from a block it dominates (a loop's
+// condition block).
+func loopHeader(b *ssa.BasicBlock) bool {
+	if b == nil {
+		return false
+	}
+	for _, p := range b.Preds {
+		if b.Dominates(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // methodCallsOn returns the calls whose receiver is v (through an Alloc

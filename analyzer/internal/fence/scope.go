@@ -1557,7 +1557,7 @@ func hasDeferredRelease(e *engine, f *ssa.Function) bool {
 			if fn == nil {
 				continue
 			}
-			if rules.IsRelease(fn) || rules.IsReleaseName(fn.Name()) {
+			if rules.IsRelease(fn) || rules.IsReleaseName(fn.Name()) && !closesSQLResult(fn) {
 				return true
 			}
 			if ff := e.calleeFact(fn); ff != nil && ff.Release {

@@ -77,3 +77,12 @@ func debitFenceDroppedBad(ctx context.Context, l *locks.Locker, db *sql.DB) erro
 	_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = balance - $1 WHERE id = $2", 10, 1) // want `SQL write via db.ExecContext to accounts under the lease table locks is not fenced: its WHERE does not compare a fence column with the token; compare the stored fence with fence in the write itself$`
 	return err
 }
+
+func claimManyBad(ctx context.Context, l *locks.Locker, db *sql.DB) error {
+	names, err := l.ClaimMany(ctx, []string{"a"})
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "UPDATE reports SET owner_count = $1 WHERE id = 1", len(names)) // want `SQL write via db.ExecContext to reports under the lease table locks is not fenced`
+	return err
+}
