@@ -129,5 +129,5 @@ func TestLeaseTables(t *testing.T) {
 // its claims acquires (with or without a token) and its releases releases
 // in the packages that call it.
 func TestLeaseTableFacts(t *testing.T) {
-	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasetable/app")
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasetable/app", "unfencedwrite/leasetable/locks")
 }

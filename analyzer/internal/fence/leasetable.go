@@ -359,17 +359,22 @@ func touchesLeaseColumns(st *sqlcond.Statement) bool {
 	return false
 }
 
-// isReleaseShape: a DELETE of a row picked by an equality (name = $1 AND
-// holder = $2), or an UPDATE that clears the holder or ends the expiry
-// (holder = NULL, expires_at = now()) without naming a new holder.
+// isReleaseShape: a DELETE of rows not picked for having expired (name =
+// $1 AND holder = $2, id = ANY(...)), or an UPDATE of a row picked by
+// equality that clears the holder or ends the expiry (holder = NULL,
+// expires_at = now()) without naming a new holder.
 func isReleaseShape(st *sqlcond.Statement) bool {
-	if !keyedRow(st.Where) && !holderKeyed(st.Where) {
-		return false // DELETE FROM locks WHERE expires_at < now(): cleanup
-	}
 	switch st.Verb {
 	case sqlcond.Delete:
-		return true
+		// Deleting rows whose expiry has passed is cleanup (DELETE FROM
+		// locks WHERE expires_at < now(), also for one name); deleting
+		// rows picked otherwise, by name, holder or id (hatchet's DELETE
+		// ... USING a list of lease ids), gives them up.
+		return !comparesExpired(st.Where)
 	case sqlcond.Update:
+		if !keyedRow(st.Where) && !holderKeyed(st.Where) {
+			return false
+		}
 		if holderSetByCaller(st.Set) != "" {
 			return false
 		}

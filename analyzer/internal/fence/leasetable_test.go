@@ -10,7 +10,7 @@ import (
 // lease table's claim, release or bookkeeping, and which token a claim
 // mints (docs/unfencedwrite.md#lease-tables says the same in prose).
 func TestReadLeaseStmt(t *testing.T) {
-	claimedLocks := func(table string) bool { return table == "jobs" }
+	claimedLocks := func(table string) bool { return table == "jobs" || table == "lease" }
 	for _, c := range []struct {
 		sql    string
 		role   leaseRole
@@ -32,6 +32,8 @@ func TestReadLeaseStmt(t *testing.T) {
 		{`DELETE FROM locks WHERE name = $1 AND holder = $2`, leaseRelease, ""},
 		{`UPDATE locks SET holder = NULL, expires_at = NULL WHERE name = $1 AND holder = $2`, leaseRelease, ""},
 		{`UPDATE locks SET expires_at = now() WHERE name = $1 AND owner = $2`, leaseRelease, ""},
+		{`DELETE FROM "Lease" l USING (SELECT unnest($1::bigint[]) AS "id") AS input WHERE l."id" = input."id" RETURNING l.*`, leaseRelease, ""},
+		{`DELETE FROM river_leader WHERE name = $1 AND expires_at < now()`, leaseKeep, ""}, // cleanup of an expired row
 		// bookkeeping
 		{`UPDATE locks SET expires_at = now() + interval '30s' WHERE name = $1 AND holder = $2`, leaseKeep, ""},
 		{`DELETE FROM locks WHERE expires_at < now()`, leaseKeep, ""},

@@ -86,3 +86,12 @@ func claimManyBad(ctx context.Context, l *locks.Locker, db *sql.DB) error {
 	_, err = db.ExecContext(ctx, "UPDATE reports SET owner_count = $1 WHERE id = 1", len(names)) // want `SQL write via db.ExecContext to reports under the lease table locks is not fenced`
 	return err
 }
+
+func afterSweepGood(ctx context.Context, l *locks.Locker, db *sql.DB) error {
+	if err := l.Sweep(ctx, db); err != nil {
+		return err
+	}
+	// ok: Sweep released its lock before returning
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET swept = true WHERE id = $1", 1)
+	return err
+}

@@ -70,3 +70,22 @@ func (l *Locker) ClaimMany(ctx context.Context, names []string) ([]string, error
 	}
 	return claimed, rows.Err()
 }
+
+// ReleaseMany gives up rows picked by name from a list, as hatchet's
+// DELETE ... USING does: a release, though no term is a plain equality.
+func (l *Locker) ReleaseMany(ctx context.Context, names []string) error {
+	_, err := l.db.ExecContext(ctx, `DELETE FROM locks l USING (SELECT unnest($1::text[]) AS name) AS input WHERE l.name = input.name`, names)
+	return err
+}
+
+// Sweep holds the lock while it runs and gives it up through ReleaseMany
+// in a deferred closure: it is no acquire wrapper.
+func (l *Locker) Sweep(ctx context.Context, db *sql.DB) error {
+	ok, err := l.TryAcquire(ctx, "sweep")
+	if err != nil || !ok {
+		return err
+	}
+	defer func() { _ = l.ReleaseMany(context.Background(), []string{"sweep"}) }()
+	_, err = db.ExecContext(ctx, "DELETE FROM sessions WHERE id = $1", 9) // want `SQL write via db.ExecContext to sessions under the lease table locks is not fenced`
+	return err
+}
