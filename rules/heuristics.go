@@ -349,3 +349,72 @@ func IsLeaseConstructorName(name string) bool {
 }
 
 func isLowerStart(s string) bool { return s != "" && s[0] >= 'a' && s[0] <= 'z' }
+
+// SQL lease tables (issue 13 item 6): an application's own table used as
+// a lock. The engine (fence/leasetable.go) decides from a statement's
+// structure whether it claims, renews or releases a row; these name tests
+// say which columns play which part. They are deliberately narrow: a
+// statement must name a holder and an expiry column to be a claim at all.
+
+// leaseHolderWords are the substrings of a holder (owner) column's name.
+var leaseHolderWords = []string{"holder", "owner", "lessee", "locked_by", "lockedby", "claimed_by", "acquired_by", "leader"}
+
+// leaseHolderNames are whole holder column names without such a word:
+// the identity of the process that took the row.
+var leaseHolderNames = map[string]bool{
+	"worker": true, "worker_id": true, "workerid": true, "instance_id": true, "instanceid": true,
+	"node_id": true, "nodeid": true, "client_id": true, "clientid": true, "locker": true, "locker_id": true,
+	"host": true, "hostname": true, "process_id": true, "pid": true, "consumer_id": true,
+}
+
+// IsLeaseHolderColumn reports whether a SQL column (lower-cased, unqualified)
+// names the holder of a lease-table row: holder, owner, owner_id, locked_by,
+// leader_id, worker_id, ...
+func IsLeaseHolderColumn(c string) bool {
+	c = strings.ToLower(c)
+	if leaseHolderNames[c] {
+		return true
+	}
+	for _, w := range leaseHolderWords {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsLeaseExpiryColumn reports whether a SQL column names when a lease-table
+// row's claim lapses, or when its holder last proved alive: expires_at,
+// expiry, lease_until, locked_until, deadline, heartbeat_at, locked_at.
+func IsLeaseExpiryColumn(c string) bool {
+	c = strings.ToLower(c)
+	switch {
+	case strings.Contains(c, "expir"), strings.HasSuffix(c, "until"), strings.Contains(c, "deadline"),
+		strings.Contains(c, "heartbeat"), c == "locked_at", c == "lockedat", c == "lease_time", c == "ttl_at":
+		return true
+	}
+	return false
+}
+
+// lockTableWords begin the words of the name of a table used as a lock.
+var lockTableWords = []string{"lock", "lease", "leader", "mutex", "election", "semaphore"}
+
+// IsLockTableName reports whether a SQL table name (schema allowed) says
+// the table holds locks: locks, distributed_locks, river_leader, leases,
+// job_lease. A claim by INSERT alone (a row that exists while held) needs
+// such a name; the UPDATE and upsert claims are recognised by structure.
+func IsLockTableName(t string) bool {
+	t = strings.ToLower(t)
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		t = t[i+1:]
+	}
+	// Words split on '_': "blocks" and "clock_skew" are not locks.
+	for _, word := range strings.Split(t, "_") {
+		for _, w := range lockTableWords {
+			if strings.HasPrefix(word, w) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -91,7 +91,11 @@ func Message(w *fence.Write) string {
 	fix := "compare the fencing token in the write's own condition"
 	switch {
 	case w.Scope.NoToken:
-		fix = "the " + w.Scope.Lock + " gives no token to fence with: " + lintutil.NoTokenFix + "; see " + lintutil.NoTokenURL
+		fix = "the " + w.Scope.Lock + " gives no token to fence with: " + lintutil.NoTokenFix
+		if w.Scope.Hint != "" {
+			fix += "; " + w.Scope.Hint // as unfencedwrite says it
+		}
+		fix += "; see " + lintutil.NoTokenURL
 	case w.Scope.Token != "":
 		fix = "compare " + w.Scope.Token + " in the write's own condition"
 	}

@@ -114,6 +114,9 @@ func message(w *fence.Write) string {
 	if result == "" {
 		result = "response"
 	}
+	if w.Claim {
+		return claimMessage(w, acc)
+	}
 	switch o.Handling {
 	case fence.Discarded:
 		switch o.Kind {
@@ -161,6 +164,21 @@ func message(w *fence.Write) string {
 		return fmt.Sprintf("fenced write via %s treats %s as success: the fence rejected a stale holder; abort, do not carry on", call, rej)
 	case fence.Retried:
 		return fmt.Sprintf("fenced write via %s is re-issued after the fence rejected it (%s): a newer holder has written; abort, do not retry", call, rej)
+	}
+	return ""
+}
+
+// claimMessage words a SQL lease-table claim whose refusal is never looked
+// at: the code goes on whether or not it took the lock.
+func claimMessage(w *fence.Write, acc string) string {
+	o := w.Outcome
+	switch {
+	case o.Handling == fence.Discarded && o.Kind == fence.OutcomeRows:
+		return fmt.Sprintf("the result of lease-table claim via %s on %s is discarded: a claim that finds the lock held changes 0 rows and returns no error; check %s() and go on only when it is 1", w.Call, w.Target, acc)
+	case o.Handling == fence.NeverRead && o.Kind == fence.OutcomeRows:
+		return fmt.Sprintf("lease-table claim via %s on %s never compares %s(): a claim that finds the lock held changes 0 rows and returns no error; go on only when it is 1", w.Call, w.Target, acc)
+	case o.Handling == fence.Discarded && o.Kind == fence.OutcomeNoRow:
+		return fmt.Sprintf("the error of lease-table claim via %s on %s is discarded: %s is how the claim says the lock is held; go on only when the RETURNING row is scanned", w.Call, w.Target, o.Rejection)
 	}
 	return ""
 }

@@ -89,3 +89,9 @@ func TestSqlcOutcomes(t *testing.T) {
 func TestCassandraMongo(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/cqlmongo")
 }
+
+// TestLeaseTables: a SQL lease-table claim whose refusal is never looked
+// at, and fenced writes under a claim's token.
+func TestLeaseTables(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/leasetable")
+}

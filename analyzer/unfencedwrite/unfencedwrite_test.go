@@ -118,3 +118,16 @@ func TestReleaseShapes(t *testing.T) {
 func TestLeaseFixtures(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasefixture")
 }
+
+// TestLeaseTables: SQL lease tables used as locks (claims, releases,
+// renewals, tokens minted by the claim) and the look-alikes that are not.
+func TestLeaseTables(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasetable")
+}
+
+// TestLeaseTableFacts: an application's lease-table lock package makes
+// its claims acquires (with or without a token) and its releases releases
+// in the packages that call it.
+func TestLeaseTableFacts(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasetable/app", "unfencedwrite/leasetable/locks")
+}

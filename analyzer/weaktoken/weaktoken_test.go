@@ -23,3 +23,9 @@ func TestDirectiveWrites(t *testing.T) {
 func TestCassandraMongo(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/cqlmongo")
 }
+
+// TestLeaseTables: clock, random and UUID tokens minted by the
+// application around SQL lease tables, in and outside lock scopes.
+func TestLeaseTables(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/leasetable")
+}

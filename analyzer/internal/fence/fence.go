@@ -63,6 +63,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 	e.analyze()
 	e.condDefects()   // the condition defects first: verdicts are final after it
 	e.judgeOutcomes() // then the outcomes of the writes that are fenced
+	e.guardStep("lease-table claims", e.claimOutcomes)
 	e.exportSummaries()
 	e.tokenParamFacts()
 	e.exportFacts()
@@ -170,6 +171,7 @@ type engine struct {
 	decl              *declared                     // declared leases, holds, token parameters, func values (declared.go)
 	forwards          map[*ssa.Function][]Forward   // writes whose statement is a parameter (forward.go)
 	recvTokens        map[*types.Var]bool           // receiver fields a lock-holding method stores a token in (recvlock.go)
+	claimedTables     map[string]bool               // SQL tables some statement of the package claims rows of (leasetable.go)
 
 	// weak tokens (weak.go)
 	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write
@@ -177,6 +179,11 @@ type engine struct {
 	weakOut    []weakWrite                // out-of-scope writes judged WeakToken
 	weakSeen   map[token.Pos]bool         // their calls, once each
 	writeWeak  map[*Write]*weakSource     // the weak value taken for a directive's or helper's token
+	// fenceCompared are the "table.column" fence columns some SQL write's
+	// condition compares with a value; weakRecords the application-minted
+	// weak values SQL writes store in a column (noteFenceColumns).
+	fenceCompared map[string]bool
+	weakRecords   []weakRecord
 
 	// optional tokens (optdefects.go): every write's eval by its '('
 	callEvals map[token.Pos]notedCall

@@ -115,6 +115,9 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 		}
 		return nil
 	case *ssa.Alloc:
+		if o := e.claimTokenOrigin(v); o != nil {
+			return o // Scan(&tok) of a lease-table claim's RETURNING token
+		}
 		return first(allStores(v)...)
 	case *ssa.IndexAddr:
 		return first(append(storesTo(v), v.X)...)

@@ -146,6 +146,11 @@ type Write struct {
 	// Cond is the write's own condition as the engine read it (cond.go);
 	// never nil.
 	Cond *Condition
+	// Claim: the write is a SQL lease-table claim, the acquire of a lock
+	// (leasetable.go). It is not in Model.Writes; it appears only as the
+	// Write of a defect on its outcome: a claim whose refusal (0 rows,
+	// ErrNoRows) is never looked at.
+	Claim bool
 }
 
 // Compare is one comparison of stored state with the token.
@@ -156,6 +161,16 @@ type Compare struct {
 	TokenPos token.Pos // where that value is produced
 	Weak     bool
 	Why      string // why a weak token is weak
+}
+
+// Claim is one SQL statement that claims a row of a lease table.
+type Claim struct {
+	Pos, End token.Pos // the call expression
+	SQL      string
+	Table    string
+	// Holder is the holder column the claim sets; Minted the column it
+	// mints its token in and RETURNs ("" when it hands out none).
+	Holder, Minted string
 }
 
 // Internal records a function the engine gave up on after a panic.
@@ -190,6 +205,10 @@ type Model struct {
 	// Blind are the calls inside lock scopes the engine could not judge
 	// (see BlindCall), recorded only with -fencelint_fence.fencemap.
 	Blind []BlindCall
+	// Claims are the SQL lease-table claims the engine took for acquires
+	// (leasetable.go), with their constant SQL: the PostgreSQL proof plays
+	// each as a lock. Claims run through a forwarding helper are left out.
+	Claims []Claim
 	// Ignores are the package's //fencelint:ignore directives, parsed
 	// once for every analyzer: each takes its own view with For(), which
 	// keeps that analyzer's used-marks. Nil when !Relevant.

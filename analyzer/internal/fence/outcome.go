@@ -210,6 +210,9 @@ type outcomeJudge struct {
 	// k is the model's OutcomeKind for decl.Kind (outcomeReaders).
 	k   OutcomeKind
 	out Outcome
+	// claim: the call is a lease-table claim; its refusal is the lock
+	// being held by another, whatever its condition compares.
+	claim bool
 }
 
 // set records the outcome; the first verdict on a write stands.
@@ -272,7 +275,7 @@ func (j *outcomeJudge) judge() {
 func (j *outcomeJudge) rejectable() bool {
 	switch j.rw.Kind {
 	case rules.SQLWrite, rules.SQLStmtWrite, rules.GormChain, rules.CQLQuery, rules.CQLBatch, rules.MongoWrite, rules.MongoBulk:
-		return len(j.w.Compares) > 0
+		return len(j.w.Compares) > 0 || j.claim
 	case rules.S3Write:
 		return hasPrecondition(j.call, j.rw.InputArg)
 	case rules.AzureWrite:

@@ -49,8 +49,8 @@ func (e *engine) receiverScopes() {
 			e.receiverTokenFields(f, r, recv)
 			s := &Scope{Kind: ScopeAcquire, Pos: r.scope.Pos, Key: r.scope.Key,
 				Lock:    r.scope.Lock + " held in the " + tn.Name() + " by " + f.Name(),
-				NoToken: r.scope.NoToken,
-				Source:  "lock held in the receiver: " + tn.Name() + "." + f.Name() + " (" + r.scope.Source + ")"}
+				NoToken: r.scope.NoToken, Hint: r.scope.Hint,
+				Source: "lock held in the receiver: " + tn.Name() + "." + f.Name() + " (" + r.scope.Source + ")"}
 			if !s.NoToken {
 				s.Token = "the token of the lock " + f.Name() + " keeps in the " + tn.Name()
 			}
@@ -134,7 +134,12 @@ func isRecv(v ssa.Value, recv *ssa.Parameter) bool {
 // receiver inside the region (c.lockCh = ch, c.info = info): it keeps the
 // lock, its handle or its ID for the other methods.
 func (e *engine) keptInReceiver(f *ssa.Function, r *region, recv *ssa.Parameter) bool {
-	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil {
+	// A lease-table claim runs on a database handle or a store of
+	// queries, which is no lock object: sqlc's Queries runs every query on
+	// q.db, one of them a claim, and a business store calls
+	// s.querier.InsertLock like any other query (leasetable.go). Only a
+	// store into the receiver keeps such a lock.
+	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil && !r.leaseTable() {
 		return true
 	}
 	for _, instr := range r.instrs(f) {

@@ -3,6 +3,7 @@ package fence
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -77,6 +78,8 @@ type acquireInfo struct {
 	// from a fact or directive, -1 if none.
 	tokenResult int
 	fromFact    bool
+	// lease: the call claims a row of a SQL lease table (leasetable.go).
+	lease *leaseStmt
 	// constructed: the call is a constructor (NewLease) of a heuristic
 	// lease type, directly or through a wrapper's fact: it builds the
 	// value and asks no lock service. In a _test.go file that is a
@@ -322,6 +325,9 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 			return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
 				advisory: true, session: sqlSession(cc), source: "SQL: PostgreSQL advisory lock function"}, true
 		}
+		if ls := e.leaseStmtOf(cc); ls.role == leaseClaim {
+			return e.leaseClaim(cc, ls, ""), true // UPDATE locks SET holder = $1 ... WHERE expires_at < now()
+		}
 		return acquireInfo{}, false
 	}
 	if acquire, _, session := e.forwardedAdvisory(cc); acquire {
@@ -329,6 +335,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		// runs the caller's SQL (forward.go).
 		return acquireInfo{success: successOf(fn), lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
 			advisory: true, session: session, source: "SQL: PostgreSQL advisory lock function via " + fn.Name()}, true
+	}
+	if ls := e.leaseStmtOf(cc); ls.role == leaseClaim {
+		ai := e.leaseClaim(cc, ls, fn.Name()) // a helper running the caller's claim SQL
+		ai.success = successOf(fn)
+		return ai, true
 	}
 	if f := e.calleeFact(fn); f != nil && f.Acquire {
 		lock := f.Lock
@@ -685,9 +696,13 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 
 // openRegion computes the instructions after a successful acquire.
 func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *ssa.Call, ai acquireInfo) {
+	hint := e.leaseHint(ai.leaseT, ai.noToken)
+	if ai.noToken && (ai.lease != nil || ai.fromFact && strings.HasPrefix(ai.lock, leaseTableLock)) {
+		hint = leaseTableHint // also for a claim wrapped in another package
+	}
 	r := &region{
 		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai),
-			Source: ai.source, Key: e.lockKey(call, ai), Hint: e.leaseHint(ai.leaseT, ai.noToken)},
+			Source: ai.source, Key: e.lockKey(call, ai), Hint: hint},
 		call:  call,
 		acq:   ai,
 		spans: map[*ssa.BasicBlock][]span{},
@@ -877,6 +892,8 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 		}
 	}
 	switch {
+	case ai.lease != nil:
+		return "the " + ai.lease.minted + " its claim RETURNs"
 	case ai.libRule != nil && ai.libRule.Token != "":
 		return recv + ai.libRule.Token
 	case ai.leaseT != nil:
@@ -966,10 +983,11 @@ type failSet struct {
 	errs     map[ssa.Value]bool // nil means success
 	nilFails map[ssa.Value]bool // nil means failure (lease pointer, consul channel)
 	oks      map[ssa.Value]bool // true means success
+	counts   map[ssa.Value]bool // rows a claim affected: 0 means failure (leasetable.go)
 }
 
 func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
-	fs := failSet{errs: map[ssa.Value]bool{}, nilFails: map[ssa.Value]bool{}, oks: map[ssa.Value]bool{}}
+	fs := failSet{errs: map[ssa.Value]bool{}, nilFails: map[ssa.Value]bool{}, oks: map[ssa.Value]bool{}, counts: map[ssa.Value]bool{}}
 	classify := func(v ssa.Value) {
 		t := v.Type()
 		switch {
@@ -1013,6 +1031,9 @@ func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
 			}
 		}
 		delete(fs.nilFails, call)
+	}
+	if ai.lease != nil {
+		e.leaseFails(call, fs)
 	}
 	if ai.advisory {
 		// QueryRow("SELECT pg_try_advisory_lock($1)").Scan(&ok): the
@@ -1064,6 +1085,17 @@ func classifyCond(cond ssa.Value, fs failSet) (failOnTrue, known bool) {
 		if isNilConst(x) {
 			x, y = y, x
 		}
+		if fs.counts[c.X] || fs.counts[c.Y] {
+			n, k, op := c.X, c.Y, c.Op
+			if fs.counts[c.Y] {
+				n, k, op = c.Y, c.X, flipToken(c.Op)
+			}
+			if kc, ok := k.(*ssa.Const); ok && kc.Value != nil && kc.Value.Kind() == constant.Int && fs.counts[n] {
+				v, _ := constant.Int64Val(kc.Value)
+				return classifyCount(op, v)
+			}
+			return false, false
+		}
 		if c.Op != token.EQL && c.Op != token.NEQ {
 			return false, false
 		}
@@ -1114,6 +1146,13 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 	fn := calleeFunc(cc)
 	if fn == nil {
 		return false
+	}
+	if r.acq.lease != nil {
+		if e.isLeaseRelease(cc, r.acq.lease.table) {
+			return true // DELETE FROM locks WHERE name = $1 AND holder = $2
+		}
+		f := e.calleeFact(fn)
+		return f != nil && f.Release
 	}
 	if r.acq.advisory {
 		_, release, _ := advisorySQL(fn, cc)
@@ -1335,7 +1374,7 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 	if !release {
 		_, release, _ = e.forwardedAdvisory(cc)
 	}
-	return release
+	return release || e.isLeaseRelease(cc, "")
 }
 
 // advisorySQL reads the constant SQL of a database write call fn(cc...)
@@ -1511,14 +1550,14 @@ func hasDeferredRelease(e *engine, f *ssa.Function) bool {
 			if !ok {
 				continue
 			}
-			if e.deferredReleaseShape(d) {
+			if e.deferredReleaseShape(d) || e.isLeaseRelease(d.Common(), "") {
 				return true
 			}
 			fn := calleeFunc(d.Common())
 			if fn == nil {
 				continue
 			}
-			if rules.IsRelease(fn) || rules.IsReleaseName(fn.Name()) {
+			if rules.IsRelease(fn) || rules.IsReleaseName(fn.Name()) && !closesSQLResult(fn) {
 				return true
 			}
 			if ff := e.calleeFact(fn); ff != nil && ff.Release {

@@ -65,6 +65,12 @@ func (e *engine) evalSQLText(query string, args []ssa.Value, argsOK bool, unit s
 	if stmt == nil {
 		return &eval{unit: unit} // a read
 	}
+	e.noteFenceColumns(stmt, &binder{e: e, args: args, ok: argsOK})
+	if readLeaseStmt(stmt, e.isClaimedTable).role != leaseNone {
+		// A lease table's claim, renewal or release: the lock's own
+		// bookkeeping, not a data write (leasetable.go).
+		return &eval{unit: unit}
+	}
 	b := &binder{e: e, args: args, ok: argsOK}
 	ev := &eval{isWrite: true, store: "SQL", target: stmt.Table, unit: unit, sql: query}
 	e.judgeSQL(ev, query, stmts, stmt, b)

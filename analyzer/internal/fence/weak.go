@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"regexp"
 
+	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
@@ -155,6 +156,84 @@ func (e *engine) weakDefects() {
 	}
 	for _, f := range e.funcs {
 		e.guard(f, func() { e.weakInFunc(f, add) })
+	}
+	// A clock reading, random number or UUID stored in a fence column that
+	// some write's condition compares, in a lock scope or not: the claim
+	// of a lease table that stamps its row with time.Now().UnixNano(), a
+	// job row stamped with a UUID its later writes compare.
+	for _, r := range e.weakRecords {
+		if e.fenceCompared[r.column] {
+			add(r.src, fmt.Sprintf("the fence %s, which a write's condition compares", r.column), nil)
+		}
+	}
+}
+
+// weakRecord is an application-minted weak value a SQL write stores in
+// column ("table.column").
+type weakRecord struct {
+	column string
+	src    weakSource
+}
+
+// noteFenceColumns remembers, for every SQL write read (in a lock scope or
+// not, lease-table bookkeeping included), the fence-like columns its
+// condition compares by order with a value, and the clock readings, random numbers
+// and UUIDs the application mints and stores in a column. weakDefects
+// pairs them: a weak value stored where a condition compares is meant as
+// a fence and is not one. Columns are matched by table and name; expiry
+// and holder columns are not fences.
+func (e *engine) noteFenceColumns(stmt *sqlcond.Statement, b *binder) {
+	table := stmt.Table
+	if table == "" {
+		return
+	}
+	isFence := func(col string) bool {
+		return fenceLikeColumn(col) && !rules.IsLeaseExpiryColumn(col) && !rules.IsLeaseHolderColumn(col)
+	}
+	for _, conds := range [][]sqlcond.Conjunct{stmt.Where, stmt.ConflictWhere, stmt.MatchedWhere} {
+		for _, c := range conds {
+			for _, cmp := range c.Or {
+				switch cmp.Op {
+				case "<", "<=", ">", ">=":
+				default:
+					// Equality with a unique value the holder stamped
+					// is an ownership check: a later holder's stamp
+					// differs, so the stale write matches no row.
+					continue
+				}
+				for _, side := range [2][2]sqlcond.Operand{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {
+					col, ok := storedColumn(side[0])
+					if !ok || !isFence(col) || len(side[1].Params) == 0 && side[1].Table != "excluded" {
+						continue
+					}
+					if e.fenceCompared == nil {
+						e.fenceCompared = map[string]bool{}
+					}
+					e.fenceCompared[table+"."+col] = true
+				}
+			}
+		}
+	}
+	if !b.ok {
+		return
+	}
+	for _, set := range [][]sqlcond.Assignment{stmt.Set, stmt.ConflictSet} {
+		for _, a := range set {
+			if !isFence(a.Column) {
+				continue
+			}
+			for _, p := range a.Value.Params {
+				v := b.value(p)
+				if v == nil {
+					continue
+				}
+				o := e.originOf(v)
+				if !o.isToken() || !o.weak || o.rule != nil && (o.rule.Issuer != "" || o.rule.Weak == rules.WeakCounter) {
+					continue // a strong token, or an ID a service issued
+				}
+				e.weakRecords = append(e.weakRecords, weakRecord{column: table + "." + a.Column, src: *e.weakSourceOf(o)})
+			}
+		}
 	}
 }
 
