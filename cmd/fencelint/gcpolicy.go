@@ -14,7 +14,7 @@ import (
 // the package is done, so the live heap moves between 10 and 35 MB and the
 // default collects every 10-35 MB allocated (54 collections on the gen10k
 // benchmark, where GC is 13% of the CPU). Starting no collection below
-// minHeapGoal cuts that to 30 collections without raising the peak much:
+// minHeapGoal cuts that to 25 collections without raising the peak much:
 // the default already peaks at 65-70 MB of heap on such code, and the load
 // floor (lintcmd with a no-op analyzer, default GC) peaks at about the
 // same RSS (docs/performance.md, run 10). Once half of minHeapGoal is live
