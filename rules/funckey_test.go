@@ -129,6 +129,37 @@ func sameKey(t *testing.T, fn *types.Func) {
 	if got := Key(fn); parseKey(got) != want {
 		t.Errorf("Key(%s) = %q", fn.FullName(), got)
 	}
+	// lookupKey and IsNoReturn rule a call out by fn.Name() alone (funcNames,
+	// noReturnNames): that is sound only if a key that can be in a table
+	// (every table key has a package, TestRuleKeysRoundTrip) ends in it.
+	if k := keyOf(fn); k.pkg != "" && k.name != fn.Name() {
+		t.Errorf("keyOf(%s).name = %q, want the function's name %q", fn.FullName(), k.name, fn.Name())
+	}
+}
+
+// Every func-table key's name is in funcNames, and every NoReturn key's in
+// noReturnNames, so the by-name prefilter never hides a rule.
+func TestFuncNamesCoverTables(t *testing.T) {
+	for _, m := range []map[funcKey]bool{keySet(acquireByFunc), releaseByFunc, renewByFunc, keySet(tokenByFunc), keySet(writeByFunc)} {
+		for k := range m {
+			if !funcNames[k.name] {
+				t.Errorf("funcNames lacks %q (key %s)", k.name, k)
+			}
+		}
+	}
+	for k := range noReturnByFunc {
+		if !noReturnNames[k.name] {
+			t.Errorf("noReturnNames lacks %q (key %s)", k.name, k)
+		}
+	}
+}
+
+func keySet[V any](m map[funcKey]V) map[funcKey]bool {
+	out := make(map[funcKey]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 func TestRedisCommandKey(t *testing.T) {

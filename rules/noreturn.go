@@ -44,16 +44,26 @@ var NoReturn = []string{
 	"github.com/golang/glog.Fatal", "github.com/golang/glog.FatalDepth", "github.com/golang/glog.Fatalf", "github.com/golang/glog.Fatalln",
 }
 
-var noReturnByFunc = map[funcKey]bool{}
+var (
+	noReturnByFunc = map[funcKey]bool{}
+	// noReturnNames are the function and method names of NoReturn: the SSA
+	// builder asks IsNoReturn about every call, and nearly every name is
+	// ruled out without computing its funcKey.
+	noReturnNames = map[string]bool{}
+)
 
 func init() {
 	for _, f := range NoReturn {
-		noReturnByFunc[parseKey(f)] = true
+		k := parseKey(f)
+		noReturnByFunc[k] = true
+		noReturnNames[k.name[strings.LastIndexByte(k.name, '.')+1:]] = true
 	}
 }
 
 // IsNoReturn reports whether fn is known never to return (see NoReturn).
-func IsNoReturn(fn *types.Func) bool { return fn != nil && noReturnByFunc[keyOf(fn)] }
+func IsNoReturn(fn *types.Func) bool {
+	return fn != nil && noReturnNames[fn.Name()] && noReturnByFunc[keyOf(fn)]
+}
 
 // noReturnCalls are "Name(" for every function NoReturn lists, and the
 // panic builtin: the bytes a no-return wrapper's body must contain.

@@ -299,8 +299,18 @@ var (
 	// every key of lockTypes, lockTokens, txTypes and sessionTypes, so
 	// that a type none of them names is ruled out without building its
 	// "pkgpath.Type" key (tableKey).
-	typeNames  = map[string]bool{}
+	typeNames = map[string]bool{}
+	// fieldNames holds the field name (the part after the last '.') of
+	// every key of tokenByField and callbacks, so that a field none of
+	// them names is ruled out without building its "pkgpath.Type.Field"
+	// key (TokenOfField and IsCallbackField are asked about every field
+	// read).
+	fieldNames = map[string]bool{}
 	callbacks  = map[string]bool{}
+	// funcNames holds the function or method name of every key of the
+	// func tables (acquireByFunc, ..., writeByFunc), so that a call of
+	// any other name is looked up without computing its funcKey.
+	funcNames  = map[string]bool{}
 	knownPaths = map[string]bool{}
 )
 
@@ -327,25 +337,26 @@ func index(lib *Lib) {
 		knownPaths[p] = true
 	}
 	for i := range lib.Acquires {
-		acquireByFunc[parseKey(lib.Acquires[i].Func)] = &lib.Acquires[i]
+		acquireByFunc[tableFuncKey(lib.Acquires[i].Func)] = &lib.Acquires[i]
 	}
 	for _, f := range lib.Releases {
-		releaseByFunc[parseKey(f)] = true
+		releaseByFunc[tableFuncKey(f)] = true
 	}
 	for _, f := range lib.Renews {
-		renewByFunc[parseKey(f)] = true
+		renewByFunc[tableFuncKey(f)] = true
 	}
 	for i := range lib.Tokens {
 		t := &lib.Tokens[i]
 		if t.Func != "" {
-			tokenByFunc[parseKey(t.Func)] = t
+			tokenByFunc[tableFuncKey(t.Func)] = t
 		}
 		if t.Field != "" {
 			tokenByField[t.Field] = t
+			fieldNames[typeNameOfKey(t.Field)] = true
 		}
 	}
 	for i := range lib.Writes {
-		writeByFunc[parseKey(lib.Writes[i].Func)] = &lib.Writes[i]
+		writeByFunc[tableFuncKey(lib.Writes[i].Func)] = &lib.Writes[i]
 	}
 	for _, t := range lib.LockTypes {
 		lockTypes[t] = true
@@ -361,6 +372,7 @@ func index(lib *Lib) {
 	}
 	for _, c := range lib.Callbacks {
 		callbacks[c] = true
+		fieldNames[typeNameOfKey(c)] = true
 	}
 	for _, keys := range [][]string{lib.LockTypes, lib.TxTypes, lib.SessionTypes} {
 		for _, k := range keys {
@@ -387,10 +399,18 @@ func Key(fn *types.Func) string {
 
 // lookupKey is keyOf for the table lookups, which accept a nil fn.
 func lookupKey(fn *types.Func) funcKey {
-	if fn == nil {
-		return funcKey{}
+	if fn == nil || !funcNames[fn.Name()] {
+		return funcKey{} // in no table: most calls are ruled out by name alone
 	}
 	return keyOf(fn)
+}
+
+// tableFuncKey parses a table's FullName-style key and records its
+// function or method name in funcNames.
+func tableFuncKey(s string) funcKey {
+	k := parseKey(s)
+	funcNames[k.name[strings.LastIndexByte(k.name, '.')+1:]] = true
+	return k
 }
 
 // IsKnownPath reports whether importing path can make a package relevant.
@@ -472,6 +492,9 @@ func TokenOfFunc(fn *types.Func) (*Token, bool) {
 
 // TokenOfField returns the token rule for reading field f of struct type owner.
 func TokenOfField(owner types.Type, f *types.Var) (*Token, bool) {
+	if !fieldNames[f.Name()] {
+		return nil, false
+	}
 	n := namedOf(owner)
 	if n == nil || n.Obj().Pkg() == nil {
 		return nil, false
@@ -532,6 +555,9 @@ func IsSessionType(t types.Type) bool { return sessionTypes[tableKey(t)] }
 
 // IsCallbackField reports whether f of owner is a func field run under a lock.
 func IsCallbackField(owner types.Type, f *types.Var) bool {
+	if !fieldNames[f.Name()] {
+		return false
+	}
 	n := namedOf(owner)
 	if n == nil || n.Obj().Pkg() == nil {
 		return false
@@ -565,7 +591,8 @@ func methods(recv string, names ...string) []string {
 	return out
 }
 
-// hasPathPrefix reports whether path is prefix or below it.
+// hasPathPrefix reports whether path is prefix or below it (without
+// building prefix+"/": it is asked for every library module per call).
 func hasPathPrefix(path, prefix string) bool {
-	return path == prefix || strings.HasPrefix(path, prefix+"/")
+	return strings.HasPrefix(path, prefix) && (len(path) == len(prefix) || path[len(prefix)] == '/')
 }

@@ -445,7 +445,10 @@ func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[str
 	if format == "json" {
 		// Severity first: its rewriter re-encodes each line, and would
 		// drop the url field added after it.
-		os.Stdout.Write(addJSONURLs(fixJSONSeverity(buf.Bytes(), analyzer.All), analyzer.All))
+		if err := newJSONLineFixer(analyzer.All).write(os.Stdout, buf.Bytes()); err != nil {
+			fmt.Fprintln(os.Stderr, "fencelint:", err)
+			return exitFailure
+		}
 		return status
 	}
 	fixed, err := fixSARIF(buf.Bytes(), analyzer.All, edit)
