@@ -378,4 +378,3 @@ func reachable(imports []*types.Package) map[string]*types.Package {
 	}
 	return pkgs
 }
-

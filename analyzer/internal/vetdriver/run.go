@@ -299,4 +299,3 @@ func readExportData(fset *token.FileSet, imported map[string]*types.Package, fil
 	}
 	return gcexportdata.Read(r, fset, imported, path)
 }
-
