@@ -87,6 +87,10 @@ func standalone(args []string) int {
 			fmt.Fprintln(os.Stderr, "fencelint: -fix needs a lint run: not with -merge, -f binary or -list-checks")
 			return exitFailure
 		}
+		if format == "binary" && flagValue(fs, "list-checks") != "true" && flagValue(fs, "merge") != "true" && !*full && driverCannot(fs) == "" {
+			// lintcmd's -f binary results, from the driver.
+			return lintWithDriver(fs, lifted, os.Stdout, nil)
+		}
 		// Modes that print no fresh diagnostics (or, with -merge, only
 		// lintcmd's own exit code): lintcmd's behaviour, our SARIF URLs.
 		return executeFormatted(cmd, format, nil)
@@ -655,8 +659,9 @@ func setCacheDir(fs *flag.FlagSet, lifted []string, full bool) error {
 		dir = filepath.Join(dir, "flags-"+hex.EncodeToString(sum[:8]))
 	}
 	if full {
-		// The fast path writes, for the packages that cannot matter, the
-		// entries lintcmd would write; a full run must not read them.
+		// lintcmd's runner keeps its own entries: the full path is the
+		// reference the fast path is compared with, and its cache stays
+		// apart from the driver's (whose keys differ anyway).
 		dir = filepath.Join(dir, "full")
 	}
 	return os.Setenv("STATICCHECK_CACHE", dir)
