@@ -77,6 +77,7 @@ type MayMatter func(path string, imports []string, importHasFacts func(string) b
 
 // Options configure a run.
 type Options struct {
+	Dir       string // where go list runs; "" is the working directory
 	Patterns  []string
 	Tests     bool     // lintcmd's -tests
 	Tags      string   // lintcmd's -tags (already validated)
@@ -126,7 +127,7 @@ type Stats struct {
 // a graph that does not load at all (go list failed); a package's own
 // problems are in its Result.
 func Run(opts Options) ([]Result, Stats, error) {
-	cfg := &packages.Config{Tests: opts.Tests, Env: os.Environ()}
+	cfg := &packages.Config{Dir: opts.Dir, Tests: opts.Tests, Env: os.Environ()}
 	if opts.Tags != "" {
 		cfg.BuildFlags = []string{"-tags", opts.Tags}
 	}
