@@ -69,6 +69,10 @@ import (
 	"honnef.co/go/tools/lintcmd/runner"
 )
 
+// debugAnalysed (FENCELINT_DEBUG_DRIVER=2) lists the packages the
+// relevance test keeps, as they are analysed.
+var debugAnalysed = os.Getenv("FENCELINT_DEBUG_DRIVER") == "2"
+
 // MayMatter reports whether the analyzers could export a fact for the
 // package path (direct imports imports, files its Go files) or report in
 // it; importHasFacts tells whether a direct import carries facts. It must
@@ -325,6 +329,9 @@ func (d *driver) do(n *node) {
 	n.closureHash = d.closureHash(n)
 	if !n.failed {
 		d.store(n, key)
+	}
+	if debugAnalysed && how == &d.stats.Analysed {
+		fmt.Fprintf(os.Stderr, "fencelint: analysed %s (own facts %d bytes, facts for importers %t)\n", n.spec.ID, len(n.ownFacts), n.hasFacts)
 	}
 	d.finish(n, how)
 }
