@@ -163,7 +163,11 @@ func lintWithDriver(fs *flag.FlagSet, lifted []string, w io.Writer, show func(st
 			fmt.Fprintf(os.Stderr, "warning: %q matched no packages\n", pattern)
 		}
 	}
-	res := lintResultOf(results, as)
+	res, err := lintResultOf(results, as)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(os.Stderr, "warning:", w)
 	}
@@ -244,7 +248,7 @@ func startProfiles(fs *flag.FlagSet) (func(), error) {
 
 // lintResultOf is lintcmd's linter.lint over the driver's results (one
 // build configuration, no U1000 among the analyzers).
-func lintResultOf(results []analyzer.LintResult, as []*lint.Analyzer) lintResult {
+func lintResultOf(results []analyzer.LintResult, as []*lint.Analyzer) (lintResult, error) {
 	var out lintResult
 	byName := map[string]*lint.Analyzer{}
 	var names []string
@@ -267,13 +271,17 @@ func lintResultOf(results []analyzer.LintResult, as []*lint.Analyzer) lintResult
 		}
 		out.CheckedFiles = append(out.CheckedFiles, res.Package.GoFiles...)
 		allowed := filterAnalyzerNames(names, lower(res.Config.Checks))
+		found, directives, err := res.Load()
+		if err != nil {
+			return out, err
+		}
 		var diags []diagnostic
-		for _, d := range res.Diagnostics {
+		for _, d := range found {
 			if allowed[strings.ToLower(d.Category)] {
 				diags = append(diags, diagnostic{Diagnostic: d})
 			}
 		}
-		diags = filterIgnored(diags, res.Directives, allowed)
+		diags = filterIgnored(diags, directives, allowed)
 		for i, d := range diags {
 			if a := byName[strings.ToLower(d.Category)]; a != nil {
 				diags[i].MergeIf = a.Doc.MergeIf
@@ -281,7 +289,7 @@ func lintResultOf(results []analyzer.LintResult, as []*lint.Analyzer) lintResult
 		}
 		out.Diagnostics = append(out.Diagnostics, diags...)
 	}
-	return out
+	return out, nil
 }
 
 func lower(ss []string) []string {

@@ -113,9 +113,26 @@ type Result struct {
 	Failed  bool          // did not load or type-check, or a dependency did
 	Errors  []error       // why, for the package that failed itself
 
-	// For initial packages that did not fail:
-	Diagnostics []runner.Diagnostic
-	Directives  []runner.SerializedDirective
+	// For initial packages that did not fail, Load returns what the
+	// runner would: their diagnostics and //lint: directives.
+	load func() (entry, error)
+}
+
+// Load returns the diagnostics and //lint: directives of an initial
+// package that did not fail (nothing for others). They are read from the
+// cache when there is one, as lintcmd's runner reads its results back:
+// a run does not hold every package's diagnostics while it analyses the
+// others (which would raise the heap, and so the peak RSS, of lock-heavy
+// runs with many findings).
+func (r Result) Load() ([]runner.Diagnostic, []runner.SerializedDirective, error) {
+	if r.load == nil {
+		return nil, nil, nil
+	}
+	e, err := r.load()
+	if err != nil {
+		return nil, nil, fmt.Errorf("failed loading result of %s: %w", r.Package, err)
+	}
+	return e.Diagnostics, e.Directives, nil
 }
 
 // Stats count what a run did.
@@ -162,6 +179,7 @@ type node struct {
 	closureHash [32]byte // of the own facts of its import closure
 	diagnostics []runner.Diagnostic
 	directives  []runner.SerializedDirective
+	results     cache.ActionID // when set, diagnostics and directives are in the cache under it
 }
 
 type driver struct {
@@ -583,15 +601,13 @@ func (d *driver) replay(n *node, key cache.ActionID) bool {
 		return false
 	}
 	if n.initial {
-		var r entry
-		data, _, err := cache.GetBytes(d.opts.Cache, cache.Subkey(key, "results"))
-		if err != nil || gob.NewDecoder(bytes.NewReader(data)).Decode(&r) != nil {
+		id := cache.Subkey(key, "results")
+		if _, _, err := cache.GetFile(d.opts.Cache, id); err != nil {
 			return false
 		}
-		e.Diagnostics, e.Directives = r.Diagnostics, r.Directives
+		n.results = id // read back by Result.Load
 	}
 	n.ownFacts, n.hasFacts, n.skipped = e.OwnFacts, e.HasFacts, e.Skipped
-	n.diagnostics, n.directives = e.Diagnostics, e.Directives
 	n.closureHash = d.closureHash(n)
 	return true
 }
@@ -600,17 +616,41 @@ func (d *driver) store(n *node, key cache.ActionID) {
 	if d.opts.Cache == nil {
 		return
 	}
-	put := func(kind string, e entry) {
+	put := func(kind string, e entry) error {
 		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(e); err == nil {
-			// A failed write costs the next run time, not correctness.
-			_ = cache.PutBytes(d.opts.Cache, cache.Subkey(key, kind), buf.Bytes())
+		if err := gob.NewEncoder(&buf).Encode(e); err != nil {
+			return err
 		}
+		return cache.PutBytes(d.opts.Cache, cache.Subkey(key, kind), buf.Bytes())
 	}
 	if n.initial {
-		put("results", entry{Diagnostics: n.diagnostics, Directives: n.directives})
+		if err := put("results", entry{Diagnostics: n.diagnostics, Directives: n.directives}); err == nil {
+			// Read back by Result.Load; until then only the cache holds them.
+			n.results = cache.Subkey(key, "results")
+			n.diagnostics, n.directives = nil, nil
+		}
 	}
-	put("facts", entry{OwnFacts: n.ownFacts, HasFacts: n.hasFacts, Skipped: n.skipped})
+	// A failed write costs the next run time, not correctness.
+	_ = put("facts", entry{OwnFacts: n.ownFacts, HasFacts: n.hasFacts, Skipped: n.skipped})
+}
+
+// loader returns what Result.Load reads for n: its results entry in the
+// cache, or what it holds itself (no cache, or the entry could not be
+// written).
+func (d *driver) loader(n *node) func() (entry, error) {
+	if n.results == (cache.ActionID{}) {
+		e := entry{Diagnostics: n.diagnostics, Directives: n.directives}
+		return func() (entry, error) { return e, nil }
+	}
+	id := n.results
+	return func() (entry, error) {
+		var e entry
+		data, _, err := cache.GetBytes(d.opts.Cache, id)
+		if err == nil {
+			err = gob.NewDecoder(bytes.NewReader(data)).Decode(&e)
+		}
+		return e, err
+	}
 }
 
 // results lists every package's outcome, in graph order.
@@ -624,7 +664,7 @@ func (d *driver) results() []Result {
 		if n.failed {
 			r.Errors = n.errors
 		} else if n.initial {
-			r.Diagnostics, r.Directives = n.diagnostics, n.directives
+			r.load = d.loader(n)
 		}
 		out = append(out, r)
 	}

@@ -54,10 +54,14 @@ func TestRelevanceChangesNothing(t *testing.T) {
 		var out []string
 		for _, r := range results {
 			out = append(out, fmt.Sprintf("%s initial=%t failed=%t skipped=%t errors=%v", r.Package.ID, r.Initial, r.Failed, r.Skipped, r.Errors))
-			for _, d := range r.Diagnostics {
+			diags, dirs, err := r.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range diags {
 				out = append(out, fmt.Sprintf("%s: %s: %s: %s (%d fixes, %d related)", r.Package.ID, d.Position, d.Category, d.Message, len(d.SuggestedFixes), len(d.Related)))
 			}
-			for _, d := range r.Directives {
+			for _, d := range dirs {
 				out = append(out, fmt.Sprintf("%s: directive %s %v at %s", r.Package.ID, d.Command, d.Arguments, d.NodePosition))
 			}
 		}
