@@ -1,13 +1,27 @@
 package analyzer
 
-import "github.com/fencelint/fencelint/analyzer/internal/fence"
+import (
+	"github.com/fencelint/fencelint/analyzer/internal/fence"
+	"github.com/fencelint/fencelint/analyzer/internal/standalone"
+)
 
-// MayMatter is the engine's relevance test as a driver can answer it
-// before parsing a package (fence.MayBeRelevant, the test the go vet
-// driver uses): false only when the analyzers would export no fact for the
-// package and report nothing in it. imports are the package paths of its
-// direct imports, importHasFacts(path) whether that import may carry facts
-// (true when unknown), files every Go file of the package.
-func MayMatter(path string, imports []string, importHasFacts func(string) bool, files []string) (bool, error) {
-	return fence.MayBeRelevant(path, imports, importHasFacts, files)
+// The standalone CLI's driver (analyzer/internal/standalone): lintcmd's
+// package graph, analysed dependencies first without loading from source
+// the packages the engine's relevance test rules out, each package's
+// results cached. The CLI hands the results to lintcmd for output.
+type (
+	LintOptions = standalone.Options
+	LintResult  = standalone.Result
+	LintStats   = standalone.Stats
+)
+
+// Lint runs the standalone driver with fencelint's relevance test
+// (fence.MayBeRelevant, the go vet driver's) unless full is set, in which
+// case every package is loaded and analysed as lintcmd's runner would.
+func Lint(opts LintOptions, full bool) ([]LintResult, LintStats, error) {
+	opts.MayMatter = nil
+	if !full {
+		opts.MayMatter = fence.MayBeRelevant
+	}
+	return standalone.Run(opts)
 }

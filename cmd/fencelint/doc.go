@@ -152,25 +152,30 @@
 // directory). Runs that set analyzer flags use a subdirectory keyed by
 // their values, because lintcmd's cache key does not cover them.
 //
-// That cache is lintcmd's, and it is also how the CLI avoids loading
-// packages that cannot matter. lintcmd parses and type-checks every
-// package of the build from source, dependencies included, because the
-// engine declares facts. Before lintcmd runs, fencelint lists the packages
-// itself (go list -export, as lintcmd does), and for each package that
-// the engine's relevance test rules out (the go vet driver's: no import of
-// an API rules/ knows, no import carrying facts, no //fencelint:
-// directive, no lease-shaped type, decided from the import lists and a
-// scan of the source bytes) it writes under lintcmd's own cache key the
-// result lintcmd would compute: no facts and, for a package named on the
-// command line, no findings and its //lint: directives. lintcmd then finds
-// those packages cached and never loads them; the rest of the run
-// (relevant packages, formats, ignores, -checks, -fail, exit codes, -fix,
-// progress) is lintcmd's. Dependencies' types come from the go command's
-// export data in its build cache, as lintcmd always takes them. With -full
-// or FENCELINT_FULL=1 nothing is written ahead and the run uses a cache
-// subdirectory of its own, full, so that it never reads an entry the fast
-// path wrote. FENCELINT_DEBUG_SEED=1 prints how many packages were
-// written ahead.
+// The CLI analyses packages with its own driver, which never loads a
+// package that cannot matter. staticcheck's runner, which lintcmd uses,
+// parses and type-checks every package of the build from source,
+// dependencies and the standard library included, because the engine
+// declares facts. fencelint's driver lists the packages as lintcmd does
+// (go list -e -export -deps, with -tags and -tests), runs them
+// dependencies first, and asks the engine's relevance test (the go vet
+// driver's: no import of an API rules/ knows, no import carrying facts,
+// no //fencelint: directive, no lease-shaped type, decided from the import
+// lists and a scan of the source bytes) before loading each: a package it
+// rules out is never parsed, and exports no facts and reports nothing but
+// its //lint: directives. The others are loaded as lintcmd loads them
+// (their imports from the go command's export data) and analysed. Each
+// package's result is cached under a key made of the binary's build ID,
+// the package's files and its imports' export data, the configuration,
+// the analyzer flags and its dependencies' facts, so a warm run replays
+// every package without reading its source. The results are then handed
+// to lintcmd, which formats them, applies //lint:ignore, -checks, -fail and
+// staticcheck.conf, and sets the exit code, as it does for its own.
+// With -full or FENCELINT_FULL=1 (and with -matrix or
+// -debug.measure-analyzers, which only lintcmd's runner handles) lintcmd
+// analyses every package itself, in the cache subdirectory full.
+// FENCELINT_DEBUG_DRIVER=1 prints how many packages were replayed,
+// analysed and never loaded.
 //
 // As a pre-commit hook, see .pre-commit-hooks.yaml at the repository root.
 package main

@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -86,6 +87,10 @@ func standalone(args []string) int {
 			fmt.Fprintln(os.Stderr, "fencelint: -fix needs a lint run: not with -merge, -f binary or -list-checks")
 			return exitFailure
 		}
+		if format == "binary" && flagValue(fs, "list-checks") != "true" && flagValue(fs, "merge") != "true" && !*full && driverCannot(fs) == "" {
+			// lintcmd's -f binary results, from the driver.
+			return lintWithDriver(fs, lifted, os.Stdout, nil)
+		}
 		// Modes that print no fresh diagnostics (or, with -merge, only
 		// lintcmd's own exit code): lintcmd's behaviour, our SARIF URLs.
 		return executeFormatted(cmd, format, nil)
@@ -96,7 +101,7 @@ func standalone(args []string) int {
 		fmt.Fprintf(os.Stderr, "fencelint: unsupported output format %q (want text, stylish, json or sarif)\n", format)
 		return exitFailure
 	}
-	opts := lintOptions{format: format, fix: *fix, full: *full, tty: isTerminal(os.Stderr), start: start}
+	opts := lintOptions{format: format, fix: *fix, full: *full, lifted: lifted, tty: isTerminal(os.Stderr), start: start}
 	opts.progress = opts.tty
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "progress" {
@@ -111,6 +116,7 @@ type lintOptions struct {
 	format   string
 	fix      bool      // apply suggested fixes between the phases
 	full     bool      // no fast path: lintcmd loads every package itself
+	lifted   []string  // the analyzers' flags (-NAME.FLAG), part of the driver's cache key
 	progress bool      // show lintcmd's progress on stderr
 	tty      bool      // stderr is a terminal
 	start    time.Time // for the summary line
@@ -190,43 +196,19 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int 
 
 	warnCgoSkipped(os.Stderr, listCgoSkipped(fs.Args(), flagValue(fs, "tags")))
 
-	if os.Getenv(verifySeedEnv) == "1" {
-		return verifySeeds(fs)
-	}
-	if !opts.full && len(fs.Args()) > 0 {
-		if opts.progress {
-			fmt.Fprintln(os.Stderr, "fencelint: finding the packages that cannot matter")
-		}
-		st, err := seedFromFlags(fs.Args(), func(name string) string { return flagValue(fs, name) }, false)
-		if os.Getenv("FENCELINT_DEBUG_SEED") != "" {
-			fmt.Fprintf(os.Stderr, "fencelint: fast path: %d packages, %d cached, %d seeded (err %v)\n", st.packages, st.cached, st.seeded, err)
-		}
-		if debugSeeds {
-			return exitClean
-		}
-		// An error costs only speed: lintcmd loads what was not seeded.
-	}
-
 	binPath := filepath.Join(dir, "results.gob")
-	if err := fs.Set("f", "binary"); err != nil {
-		panic(err) // lintcmd defines -f as a string flag
-	}
 	bin, err := os.Create(binPath)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
 	}
-	execute := cmd.Execute
-	if opts.progress {
-		execute = func() int { return withProgress(os.Stderr, opts.tty, cmd.Execute) }
-	}
-	status := withStdout(bin, execute)
+	status := phaseOne(cmd, fs, opts, bin)
 	if err := bin.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
 	}
 	if status != 0 {
-		// lintcmd printed why (go list failed, bad -tags, unusable cache, ...).
+		// Phase one printed why (go list failed, bad -tags, unusable cache, ...).
 		return exitFailure
 	}
 
@@ -286,6 +268,40 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int 
 		return exitFailure
 	}
 	return status
+}
+
+// phaseOne writes the lint run's results to bin in lintcmd's -f binary
+// format and returns lintcmd's status (non-zero after it printed why the
+// run could not start): from fencelint's driver (driver.go), or, with
+// -full or a flag only lintcmd's runner handles, from lintcmd itself.
+func phaseOne(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions, bin *os.File) int {
+	if !opts.full && driverCannot(fs) == "" {
+		var show func(string)
+		if opts.progress {
+			p := &progress{out: os.Stderr, tty: opts.tty}
+			defer p.clear()
+			var mu sync.Mutex
+			show = func(msg string) {
+				mu.Lock()
+				defer mu.Unlock()
+				p.show(msg)
+			}
+		}
+		status := lintWithDriver(fs, opts.lifted, bin, show)
+		// The results are on disk now: give the driver's heap back before
+		// the second phase reads them, so that the two phases' heaps do
+		// not add up in the peak RSS.
+		debug.FreeOSMemory()
+		return status
+	}
+	if err := fs.Set("f", "binary"); err != nil {
+		panic(err) // lintcmd defines -f as a string flag
+	}
+	execute := cmd.Execute
+	if opts.progress {
+		execute = func() int { return withProgress(os.Stderr, opts.tty, cmd.Execute) }
+	}
+	return withStdout(bin, execute)
 }
 
 // lintResult and diagnostic mirror the unexported types lintcmd gob-encodes
@@ -651,8 +667,9 @@ func setCacheDir(fs *flag.FlagSet, lifted []string, full bool) error {
 		dir = filepath.Join(dir, "flags-"+hex.EncodeToString(sum[:8]))
 	}
 	if full {
-		// The fast path writes, for the packages that cannot matter, the
-		// entries lintcmd would write; a full run must not read them.
+		// lintcmd's runner keeps its own entries: the full path is the
+		// reference the fast path is compared with, and its cache stays
+		// apart from the driver's (whose keys differ anyway).
 		dir = filepath.Join(dir, "full")
 	}
 	return os.Setenv("STATICCHECK_CACHE", dir)

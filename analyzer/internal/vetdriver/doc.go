@@ -32,7 +32,9 @@
 //
 // A package that may matter is parsed and type-checked, its imports read
 // with go/gcexportdata from the compiler's export data in PackageFile, and
-// the analyzers run over it as unitchecker runs them: the same Pass API
+// the analyzers run over it (analyzer/internal/unitrun, the per-unit
+// analysis this driver shares with the standalone CLI's) as unitchecker
+// runs them: the same Pass API
 // (ResultOf, facts, Report, ReadFile, Module, TypesSizes), prerequisites
 // first and independent analyzers in parallel, the same validation and
 // normalisation of suggested fixes and the same output: -json's tree,

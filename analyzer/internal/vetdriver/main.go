@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fencelint/fencelint/analyzer/internal/unitrun"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
@@ -120,7 +121,7 @@ func parseFlags(fs *flag.FlagSet, opts *options, analyzers []*analysis.Analyzer,
 
 	// Register every fact type, also of deselected analyzers, so that gob
 	// can decode any vetx file of the run.
-	for a := range closure(analyzers) {
+	for a := range unitrun.Closure(analyzers) {
 		for _, f := range a.FactTypes {
 			gob.Register(f)
 		}
@@ -166,22 +167,6 @@ func writeFlags(w io.Writer, fs *flag.FlagSet) {
 		log.Fatal(err)
 	}
 	w.Write(data)
-}
-
-// closure is analyzers and everything they require.
-func closure(analyzers []*analysis.Analyzer) map[*analysis.Analyzer]bool {
-	seen := make(map[*analysis.Analyzer]bool)
-	var visit func([]*analysis.Analyzer)
-	visit = func(as []*analysis.Analyzer) {
-		for _, a := range as {
-			if !seen[a] {
-				seen[a] = true
-				visit(a.Requires)
-			}
-		}
-	}
-	visit(analyzers)
-	return seen
 }
 
 // versionSalt, when set (by tests), is mixed into the tool ID so that a

@@ -11,12 +11,10 @@ import (
 	"go/types"
 	"log"
 	"os"
-	"reflect"
 	"slices"
 	"sort"
-	"strings"
-	"sync"
 
+	"github.com/fencelint/fencelint/analyzer/internal/unitrun"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/gcexportdata"
 )
@@ -207,13 +205,7 @@ func analyse(fset *token.FileSet, cfg *Config, analyzers []*analysis.Analyzer) (
 	// what they require: no other analyzer can export one, and their
 	// diagnostics would be discarded.
 	if cfg.VetxOnly {
-		var producers []*analysis.Analyzer
-		for a := range closure(analyzers) {
-			if len(a.FactTypes) > 0 {
-				producers = append(producers, a)
-			}
-		}
-		analyzers = producers
+		analyzers = unitrun.FactProducers(analyzers)
 	}
 
 	module := cfg.Module
@@ -221,29 +213,71 @@ func analyse(fset *token.FileSet, cfg *Config, analyzers []*analysis.Analyzer) (
 		// cmd/go before 1.27 sends only the path and version.
 		module = &analysis.Module{Path: cfg.ModulePath, Version: cfg.ModuleVersion, GoVersion: cfg.GoVersion}
 	}
-	g := &graph{
-		fset: fset, files: files, pkg: pkg, info: info, sizes: tc.Sizes,
-		cfg: cfg, module: module, facts: facts,
-		actions: make(map[*analysis.Analyzer]*action),
+	unit := &unitrun.Unit{
+		Fset: fset, Files: files, Pkg: pkg, Info: info, Sizes: tc.Sizes,
+		OtherFiles: cfg.NonGoFiles, IgnoredFiles: cfg.IgnoredFiles,
+		Module: module, Facts: facts,
+		Report: func(a *analysis.Analyzer, d analysis.Diagnostic) analysis.Diagnostic {
+			if err := validateFixes(fset, a, d.SuggestedFixes); err != nil {
+				// The analyzer is wrong, not the code: keep the finding,
+				// drop its fixes, and say why (the exit code is non-zero
+				// anyway, as there is a diagnostic).
+				log.Println(err)
+				d.SuggestedFixes = nil
+			}
+			return d
+		},
+		Finish: func(a *analysis.Analyzer, diags []analysis.Diagnostic) error {
+			var last error
+			for i := range diags {
+				url, err := resolveURL(a, diags[i])
+				if err != nil {
+					last = err // the last one wins, as in unitchecker
+					continue
+				}
+				diags[i].URL = url
+			}
+			return last
+		},
 	}
-	for a := range closure(analyzers) {
-		g.actions[a] = new(action)
-	}
-	g.execAll(analyzers)
+	ran := unitrun.Run(unit, analyzers)
 
 	var results []result
 	if !cfg.VetxOnly {
-		for _, a := range analyzers {
-			act := g.actions[a]
-			results = append(results, result{a, act.diagnostics, act.err})
+		for _, r := range ran {
+			results = append(results, result{r.Analyzer, r.Diagnostics, r.Err})
 		}
 	}
 	if cfg.VetxOutput != "" {
-		if err := writeVetx(cfg.VetxOutput, facts.encode()); err != nil {
+		if err := writeVetx(cfg.VetxOutput, facts.Encode(unitrun.Vetx)); err != nil {
 			return nil, fmt.Errorf("fact export failed: %v", err)
 		}
 	}
 	return results, nil
+}
+
+// decodeFacts reads the facts of pkg's direct imports from their vetx
+// files, with go vet's semantics (unitrun.Facts): a fact is kept if its
+// package is reachable from the direct imports' declarations.
+func decodeFacts(pkg *types.Package, vetx map[string]string) (*unitrun.Facts, error) {
+	facts := unitrun.NewFacts(pkg)
+	for _, imp := range pkg.Imports() {
+		file, ok := vetx[imp.Path()]
+		if !ok {
+			if imp.Path() == "unsafe" {
+				continue
+			}
+			return nil, fmt.Errorf("in %s, can't import facts for package %q: missing facts", pkg.Path(), imp.Path())
+		}
+		data, err := readVetx(file)
+		if err != nil {
+			return nil, fmt.Errorf("invalid vetx file for %q: %v", imp.Path(), err)
+		}
+		if err := facts.Decode(data, facts.Reachable()); err != nil {
+			return nil, fmt.Errorf("decoding facts for %q: %v", imp.Path(), err)
+		}
+	}
+	return facts, nil
 }
 
 type importerFunc func(path string) (*types.Package, error)
@@ -264,130 +298,4 @@ func readExportData(fset *token.FileSet, imported map[string]*types.Package, fil
 		return nil, fmt.Errorf("reading export data for %q: %v", path, err)
 	}
 	return gcexportdata.Read(r, fset, imported, path)
-}
-
-// graph runs one unit's analyzers, each once, prerequisites first and
-// independent analyzers in parallel.
-type graph struct {
-	fset    *token.FileSet
-	files   []*ast.File
-	pkg     *types.Package
-	info    *types.Info
-	sizes   types.Sizes
-	cfg     *Config
-	module  *analysis.Module
-	facts   *factSet
-	actions map[*analysis.Analyzer]*action
-}
-
-type action struct {
-	once        sync.Once
-	result      any
-	err         error
-	diagnostics []analysis.Diagnostic
-}
-
-func (g *graph) execAll(analyzers []*analysis.Analyzer) {
-	var wg sync.WaitGroup
-	for _, a := range analyzers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g.exec(a)
-		}()
-	}
-	wg.Wait()
-}
-
-func (g *graph) exec(a *analysis.Analyzer) *action {
-	act := g.actions[a]
-	act.once.Do(func() {
-		g.execAll(a.Requires)
-		inputs := make(map[*analysis.Analyzer]any, len(a.Requires))
-		var failed []string
-		for _, req := range a.Requires {
-			r := g.exec(req)
-			if r.err != nil {
-				failed = append(failed, req.String())
-				continue
-			}
-			inputs[req] = r.result
-		}
-		if failed != nil {
-			sort.Strings(failed)
-			act.err = fmt.Errorf("failed prerequisites: %s", strings.Join(failed, ", "))
-			return
-		}
-		act.result, act.err = a.Run(g.pass(a, act, inputs))
-		if act.err != nil {
-			return
-		}
-		for i := range act.diagnostics {
-			url, err := resolveURL(a, act.diagnostics[i])
-			if err != nil {
-				act.err = err // the last one wins, as in unitchecker
-				continue
-			}
-			act.diagnostics[i].URL = url
-		}
-	})
-	return act
-}
-
-// pass is a's view of the unit: the whole analysis.Pass API, facts
-// restricted to a's own fact types where the API says so.
-func (g *graph) pass(a *analysis.Analyzer, act *action, inputs map[*analysis.Analyzer]any) *analysis.Pass {
-	own := make(map[reflect.Type]bool, len(a.FactTypes))
-	for _, f := range a.FactTypes {
-		own[reflect.TypeOf(f)] = true
-	}
-	pass := &analysis.Pass{
-		Analyzer:     a,
-		Fset:         g.fset,
-		Files:        g.files,
-		OtherFiles:   g.cfg.NonGoFiles,
-		IgnoredFiles: g.cfg.IgnoredFiles,
-		Pkg:          g.pkg,
-		TypesInfo:    g.info,
-		TypesSizes:   g.sizes,
-		TypeErrors:   nil, // a unit that does not type-check is not analysed
-		ResultOf:     inputs,
-		Module:       g.module,
-		Report: func(d analysis.Diagnostic) {
-			if err := validateFixes(g.fset, a, d.SuggestedFixes); err != nil {
-				// The analyzer is wrong, not the code: keep the finding,
-				// drop its fixes, and say why (the exit code is non-zero
-				// anyway, as there is a diagnostic).
-				log.Println(err)
-				d.SuggestedFixes = nil
-			}
-			act.diagnostics = append(act.diagnostics, d)
-		},
-		ImportObjectFact:  g.facts.importObject,
-		ExportObjectFact:  g.facts.exportObject,
-		ImportPackageFact: g.facts.importPackage,
-		ExportPackageFact: g.facts.exportPackage,
-		AllObjectFacts:    func() []analysis.ObjectFact { return g.facts.allObject(own) },
-		AllPackageFacts:   func() []analysis.PackageFact { return g.facts.allPackage(own) },
-	}
-	pass.ReadFile = func(name string) ([]byte, error) {
-		if !readable(pass, name) {
-			return nil, fmt.Errorf("Pass.ReadFile: %s is not among OtherFiles, IgnoredFiles, or names of Files", name)
-		}
-		return os.ReadFile(name)
-	}
-	return pass
-}
-
-// readable is the ReadFile policy of analysis.Pass: the unit's own files.
-func readable(pass *analysis.Pass, name string) bool {
-	if slices.Contains(pass.OtherFiles, name) || slices.Contains(pass.IgnoredFiles, name) {
-		return true
-	}
-	for _, f := range pass.Files {
-		if pass.Fset.File(f.FileStart).Name() == name {
-			return true
-		}
-	}
-	return false
 }

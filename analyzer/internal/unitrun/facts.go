@@ -1,0 +1,380 @@
+package unitrun
+
+import (
+	"bytes"
+	"encoding/gob"
+	"go/types"
+	"log"
+	"reflect"
+	"sort"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/objectpath"
+)
+
+// Facts holds the facts of one unit: those decoded from its dependencies'
+// records and those the unit's analyzers export. Which decoded facts a
+// unit sees is the driver's choice, made by the lookup it decodes with:
+//
+//   - go vet (unitchecker's semantics): the direct imports' vetx records,
+//     a fact kept only if its package is reachable from the direct
+//     imports' declarations through types (Reachable);
+//   - the standalone CLI (lintcmd's semantics): the own facts of every
+//     package of the dependency closure, a fact kept if its package is
+//     among the unit's packages (PackagePaths).
+//
+// Encode writes either the unit's own facts or, as unitchecker's vetx file
+// does, its own facts and the imported facts about types, methods and
+// fields (objects a dependent can reach through this unit's API), but not
+// imported package facts nor facts about imported package-level functions
+// and variables.
+type Facts struct {
+	pkg   *types.Package
+	mu    sync.Mutex
+	m     map[factKey]analysis.Fact
+	reach map[string]*types.Package // Reachable(pkg.Imports()), built on first use
+}
+
+// NewFacts returns an empty fact set for pkg.
+func NewFacts(pkg *types.Package) *Facts {
+	return &Facts{pkg: pkg, m: make(map[factKey]analysis.Fact)}
+}
+
+type factKey struct {
+	pkg *types.Package
+	obj types.Object // nil for a package fact
+	t   reflect.Type
+}
+
+// factRecord is a fact as Encode writes it: the object by its path within
+// its package (objectpath), empty for a package fact.
+type factRecord struct {
+	Pkg  string
+	Obj  objectpath.Path
+	Fact analysis.Fact
+}
+
+func (s *Facts) ImportObject(obj types.Object, ptr analysis.Fact) bool {
+	if obj == nil {
+		panic("ImportObjectFact: nil object")
+	}
+	return s.lookup(factKey{obj.Pkg(), obj, reflect.TypeOf(ptr)}, ptr)
+}
+
+func (s *Facts) ImportPackage(pkg *types.Package, ptr analysis.Fact) bool {
+	if pkg == nil {
+		panic("ImportPackageFact: nil package")
+	}
+	return s.lookup(factKey{pkg, nil, reflect.TypeOf(ptr)}, ptr)
+}
+
+func (s *Facts) lookup(k factKey, ptr analysis.Fact) bool {
+	s.mu.Lock()
+	v, ok := s.m[k]
+	s.mu.Unlock()
+	if ok {
+		reflect.ValueOf(ptr).Elem().Set(reflect.ValueOf(v).Elem())
+	}
+	return ok
+}
+
+func (s *Facts) ExportObject(obj types.Object, fact analysis.Fact) {
+	if obj.Pkg() != s.pkg {
+		log.Panicf("in package %s: ExportObjectFact(%s, %T): can't set fact on object belonging another package", s.pkg, obj, fact)
+	}
+	s.mu.Lock()
+	s.m[factKey{obj.Pkg(), obj, reflect.TypeOf(fact)}] = fact
+	s.mu.Unlock()
+}
+
+func (s *Facts) ExportPackage(fact analysis.Fact) {
+	s.mu.Lock()
+	s.m[factKey{s.pkg, nil, reflect.TypeOf(fact)}] = fact
+	s.mu.Unlock()
+}
+
+func (s *Facts) AllObject(own map[reflect.Type]bool) []analysis.ObjectFact {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []analysis.ObjectFact
+	for k, v := range s.m {
+		if k.obj != nil && own[k.t] {
+			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: v})
+		}
+	}
+	return out
+}
+
+func (s *Facts) AllPackage(own map[reflect.Type]bool) []analysis.PackageFact {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []analysis.PackageFact
+	for k, v := range s.m {
+		if k.obj == nil && own[k.t] {
+			out = append(out, analysis.PackageFact{Package: k.pkg, Fact: v})
+		}
+	}
+	return out
+}
+
+// Decode adds the facts of data, records as Encode writes them. lookup
+// names the package a record's path denotes in this unit's view, or nil:
+// a fact about a package the unit cannot see, or about an object its view
+// of the package lacks, is dropped (nothing here can ask about it).
+func (s *Facts) Decode(data []byte, lookup func(path string) *types.Package) error {
+	if len(data) == 0 {
+		return nil
+	}
+	var records []factRecord
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&records); err != nil {
+		return err
+	}
+	keys := make([]factKey, len(records))
+	for i, r := range records {
+		factPkg := lookup(r.Pkg) // may lock s: not under s.mu
+		if factPkg == nil {
+			continue
+		}
+		k := factKey{pkg: factPkg, t: reflect.TypeOf(r.Fact)}
+		if r.Obj != "" {
+			obj, err := objectpath.Object(factPkg, r.Obj)
+			if err != nil {
+				continue
+			}
+			k.obj = obj
+		}
+		keys[i] = k
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, k := range keys {
+		if k.pkg != nil {
+			s.m[k] = records[i].Fact
+		}
+	}
+	return nil
+}
+
+// Reachable returns the lookup of go vet's semantics for s's unit: the
+// packages its direct imports' declarations reach (see Facts).
+func (s *Facts) Reachable() func(path string) *types.Package {
+	return func(path string) *types.Package { return s.reachable()[path] }
+}
+
+func (s *Facts) reachable() map[string]*types.Package {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reachableLocked()
+}
+
+func (s *Facts) reachableLocked() map[string]*types.Package {
+	if s.reach == nil {
+		s.reach = reachable(s.pkg.Imports())
+	}
+	return s.reach
+}
+
+// PackagePaths maps the path of root and of every package its imports
+// lead to, transitively, to that package: the lookup of lintcmd's
+// semantics (see Facts).
+func PackagePaths(root *types.Package) map[string]*types.Package {
+	out := map[string]*types.Package{}
+	var dfs func(*types.Package)
+	dfs = func(pkg *types.Package) {
+		if _, ok := out[pkg.Path()]; ok {
+			return
+		}
+		out[pkg.Path()] = pkg
+		for _, imp := range pkg.Imports() {
+			dfs(imp)
+		}
+	}
+	dfs(root)
+	return out
+}
+
+// Scope selects the facts Encode writes.
+type Scope int
+
+const (
+	// Own: the facts the unit's analyzers exported about its own package
+	// and objects.
+	Own Scope = iota
+	// Vetx: as unitchecker's vetx file, the own facts and the re-exported
+	// imported facts about types, methods and fields that the direct
+	// imports' declarations reach.
+	Vetx
+)
+
+// Encode returns the facts of scope, sorted so that the same facts always
+// give the same bytes (go vet hashes the file into its dependents' cache
+// keys, and the standalone driver hashes it into its own), or nil when
+// there are none.
+func (s *Facts) Encode(scope Scope) []byte {
+	records := s.records(scope, false)
+	if len(records) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(records); err != nil {
+		log.Panicf("internal error: encoding facts of %s: %v", s.pkg.Path(), err)
+	}
+	return buf.Bytes()
+}
+
+// Any reports whether Encode(scope) would write any fact.
+func (s *Facts) Any(scope Scope) bool { return len(s.records(scope, true)) > 0 }
+
+func (s *Facts) records(scope Scope, first bool) []factRecord {
+	var enc objectpath.Encoder
+	var records []factRecord
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, fact := range s.m {
+		if k.pkg != s.pkg {
+			if scope == Own || k.obj == nil {
+				continue // an imported package fact
+			}
+			if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
+				continue // an imported package-level function, variable or constant
+			}
+			if s.reachableLocked()[k.pkg.Path()] != k.pkg {
+				continue // decoded from further away than the direct imports' API: go vet would not see it
+			}
+		}
+		var path objectpath.Path
+		if k.obj != nil {
+			p, err := enc.For(k.obj)
+			if err != nil {
+				continue // not reachable from its package's API: dependents cannot name it
+			}
+			path = p
+		}
+		records = append(records, factRecord{Pkg: k.pkg.Path(), Obj: path, Fact: fact})
+		if first {
+			return records
+		}
+	}
+	sort.Slice(records, func(i, j int) bool {
+		x, y := records[i], records[j]
+		if x.Pkg != y.Pkg {
+			return x.Pkg < y.Pkg
+		}
+		if x.Obj != y.Obj {
+			return x.Obj < y.Obj
+		}
+		return reflect.TypeOf(x.Fact).String() < reflect.TypeOf(y.Fact).String()
+	})
+	return records
+}
+
+// reachable maps the path of every package whose objects the direct
+// imports' declarations reach through their types (the direct imports
+// included) to that package. A fact about any other package is dropped on
+// import: no object of it can be looked up from here.
+func reachable(imports []*types.Package) map[string]*types.Package {
+	pkgs := make(map[string]*types.Package)
+	seenObj := make(map[types.Object]bool)
+	seenType := make(map[types.Type]bool)
+	var obj func(types.Object)
+	var typ func(types.Type)
+	obj = func(o types.Object) {
+		if seenObj[o] {
+			return
+		}
+		seenObj[o] = true
+		if p := o.Pkg(); p != nil {
+			pkgs[p.Path()] = p
+		}
+		typ(o.Type())
+	}
+	tparams := func(l *types.TypeParamList) {
+		for i := 0; i < l.Len(); i++ {
+			typ(l.At(i))
+		}
+	}
+	typ = func(t types.Type) {
+		switch t := t.(type) {
+		case *types.Named:
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				typ(t.TypeArgs().At(i))
+			}
+			o := t.Origin()
+			if seenType[o] {
+				return
+			}
+			seenType[o] = true
+			obj(o.Obj())
+			tparams(o.TypeParams())
+			typ(o.Underlying())
+			for i := 0; i < o.NumMethods(); i++ {
+				obj(o.Method(i))
+			}
+		case *types.Alias:
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				typ(t.TypeArgs().At(i))
+			}
+			o := t.Origin()
+			if seenType[o] {
+				return
+			}
+			seenType[o] = true
+			obj(o.Obj())
+			tparams(o.TypeParams())
+			typ(o.Rhs())
+		case *types.Pointer:
+			typ(t.Elem())
+		case *types.Slice:
+			typ(t.Elem())
+		case *types.Array:
+			typ(t.Elem())
+		case *types.Chan:
+			typ(t.Elem())
+		case *types.Map:
+			typ(t.Key())
+			typ(t.Elem())
+		case *types.Signature:
+			typ(t.Params())
+			typ(t.Results())
+			tparams(t.TypeParams())
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				obj(t.Field(i))
+			}
+		case *types.Tuple:
+			if t == nil {
+				return
+			}
+			for i := 0; i < t.Len(); i++ {
+				obj(t.At(i))
+			}
+		case *types.Interface:
+			for i := 0; i < t.NumMethods(); i++ {
+				obj(t.Method(i))
+			}
+			for i := 0; i < t.NumEmbeddeds(); i++ {
+				typ(t.EmbeddedType(i))
+			}
+		case *types.Union:
+			for i := 0; i < t.Len(); i++ {
+				typ(t.Term(i).Type())
+			}
+		case *types.TypeParam:
+			if seenType[t] {
+				return
+			}
+			seenType[t] = true
+			obj(t.Obj())
+			typ(t.Constraint())
+		}
+	}
+	for _, imp := range imports {
+		pkgs[imp.Path()] = imp
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			obj(scope.Lookup(name))
+		}
+	}
+	return pkgs
+}

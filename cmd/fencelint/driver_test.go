@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fencelint/fencelint/bench/gen"
+)
+
+// sameFindingsCodebase is a tree the standalone identity test lints, with
+// the environment it needs: the codebases of the go vet driver's
+// TestSameFindings (analyzer/internal/vetdriver), which checks the go vet
+// route the same way.
+type sameFindingsCodebase struct {
+	name, dir string
+	env       []string
+	patterns  []string
+	minLines  int // at least this many findings: the comparison is not vacuous
+}
+
+func sameFindingsCodebases(t *testing.T) []sameFindingsCodebase {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 10000
+	if s := os.Getenv("FENCELINT_TEST_GEN"); s != "" {
+		if n, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	genDir := filepath.Join(t.TempDir(), "gen")
+	if _, err := gen.Write(genDir, gen.Config{N: n}); err != nil {
+		t.Fatal(err)
+	}
+	cbs := []sameFindingsCodebase{
+		// testdata/src is a GOPATH tree with stubs of every library rules/ knows.
+		{"testdata", filepath.Join(root, "testdata", "src"), []string{"GO111MODULE=off", "GOPATH=" + filepath.Join(root, "testdata"), "GOFLAGS="}, []string{"./..."}, 300},
+		{"example", filepath.Join(root, "example"), []string{"GOFLAGS=-mod=mod"}, []string{"./..."}, 5},
+		{fmt.Sprintf("gen%d", n), genDir, []string{"GOFLAGS="}, []string{"./..."}, n / 10},
+	}
+	if os.Getenv("FENCELINT_TEST_SOAK") == "1" {
+		// The soak set: std and this module, where nothing may be reported.
+		cbs = append(cbs, sameFindingsCodebase{"soak", root, []string{"GOFLAGS="}, []string{"std", "./..."}, 0})
+	}
+	return cbs
+}
+
+var driverStatsRE = regexp.MustCompile(`fencelint: fast path: (\d+) packages, (\d+) cached, (\d+) analysed, (\d+) never loaded`)
+
+// driverStats runs the CLI with the driver's counts on and returns them
+// with the output.
+type driverStats struct{ packages, cached, analysed, irrelevant int }
+
+func parseDriverStats(t *testing.T, stderr []byte) driverStats {
+	t.Helper()
+	m := driverStatsRE.FindSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("the fast path did not run (no %s line):\n%s", driverDebugEnv, stderr)
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(string(m[i])); return v }
+	return driverStats{n(1), n(2), n(3), n(4)}
+}
+
+// TestStandaloneSameFindings lints every codebase with the fast path off
+// (FENCELINT_FULL=1, and the -full flag: lintcmd's runner loads every
+// package) and on (fencelint's driver), the driver first with an empty
+// cache and then with the cache warm, and requires byte-identical -f json
+// output and exit codes. FENCELINT_TEST_SOAK=1 adds std and this module;
+// FENCELINT_TEST_GEN=N sets the generated module's size.
+func TestStandaloneSameFindings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lints testdata, example/ (real etcd, AWS SDK) and gen10k four times each")
+	}
+	bin := fencelintBinary(t)
+	for _, cb := range sameFindingsCodebases(t) {
+		t.Run(cb.name, func(t *testing.T) {
+			cacheDir := t.TempDir()
+			env := func(extra ...string) []string {
+				return append(append(os.Environ(), cb.env...), extra...)
+			}
+			args := append([]string{"-f", "json"}, cb.patterns...)
+
+			refOut, refErr, refCode := run(t, cb.dir, env("STATICCHECK_CACHE="+filepath.Join(cacheDir, "full"), fullEnv+"=1"), bin, args...)
+			if refCode != exitClean && refCode != exitFindings {
+				t.Fatalf("full run exited %d:\n%s", refCode, refErr)
+			}
+			if n := bytes.Count(refOut, []byte("\n")); n < cb.minLines {
+				t.Fatalf("full run printed %d findings, want at least %d:\n%s", n, cb.minLines, refOut)
+			}
+
+			// -full is FENCELINT_FULL=1.
+			flagOut, flagErr, flagCode := run(t, cb.dir, env("STATICCHECK_CACHE="+filepath.Join(cacheDir, "full-flag")), bin, append([]string{"-full"}, args...)...)
+			if flagCode != refCode || !bytes.Equal(flagOut, refOut) {
+				t.Errorf("-full: exit %d, want %d; output differs from %s=1's:\n%s\nstderr:\n%s", flagCode, refCode, fullEnv, firstLineDiff(refOut, flagOut), flagErr)
+			}
+			if bytes.Contains(flagErr, []byte("fast path:")) {
+				t.Errorf("-full ran the driver:\n%s", flagErr)
+			}
+
+			fast := filepath.Join(cacheDir, "fast")
+			for _, pass := range []string{"cold", "warm"} {
+				got, stderr, code := run(t, cb.dir, env("STATICCHECK_CACHE="+fast, driverDebugEnv+"=1"), bin, args...)
+				if code != refCode {
+					t.Errorf("fast path (%s cache): exit %d, want %d\n%s", pass, code, refCode, stderr)
+				}
+				if !bytes.Equal(got, refOut) {
+					t.Errorf("fast path (%s cache): -f json output differs from the full run's:\n%s", pass, firstLineDiff(refOut, got))
+				}
+				st := parseDriverStats(t, stderr)
+				t.Logf("fast path (%s cache): %+v", pass, st)
+				switch {
+				case pass == "cold" && (st.cached != 0 || st.irrelevant == 0):
+					t.Errorf("cold cache: %+v; want nothing replayed and some package never loaded", st)
+				case pass == "warm" && st.cached != st.packages:
+					t.Errorf("warm cache: %+v; want every package replayed", st)
+				}
+			}
+		})
+	}
+}
+
+// firstLineDiff describes the first line where a and b differ.
+func firstLineDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d (of %d and %d):\n  want %s\n  got  %s", i+1, len(al), len(bl), x, y)
+		}
+	}
+	return "no line differs"
+}
+
+// driverModule writes a module with a relevant package (store: a lease
+// type and a SQL write whose fence predicate is reversed, a fencepredicate
+// finding), an irrelevant one (util) and one that imports both (app).
+func driverModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"store/store.go": `package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+type Lease struct{ Token int64 }
+
+func Debit(ctx context.Context, db *sql.DB, lease Lease, id string, amt int64) error {
+	res, err := db.ExecContext(ctx, "UPDATE acct SET bal = bal - $1, fence = $3 WHERE id = $2 AND fence > $3", amt, id, lease.Token)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errors.New("superseded")
+	}
+	return nil
+}
+`,
+		"util/util.go": "package util\n\nimport \"strings\"\n\nfunc Upper(s string) string { return strings.ToUpper(s) }\n",
+		"app/app.go": `package app
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/m/store"
+	"example.com/m/util"
+)
+
+func Run(ctx context.Context, db *sql.DB, l store.Lease) error {
+	return store.Debit(ctx, db, l, util.Upper("a"), 1)
+}
+`,
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestDriverCache: the driver's per-package cache replays a warm run
+// without loading anything, and after one file changes re-analyses only
+// what depends on it, with the output of a full run on the edited tree.
+func TestDriverCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelint")
+	}
+	bin := fencelintBinary(t)
+	dir := driverModule(t)
+	cacheDir := t.TempDir()
+	env := append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+cacheDir, driverDebugEnv+"=1")
+	full := func() ([]byte, int) {
+		out, stderr, code := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), fullEnv+"=1"), bin, "-f", "json", "./...")
+		if code != exitClean && code != exitFindings {
+			t.Fatalf("full run exited %d:\n%s", code, stderr)
+		}
+		return out, code
+	}
+	want, wantCode := full()
+	if !bytes.Contains(want, []byte(`"code":"fencepredicate"`)) {
+		t.Fatalf("full run did not find the reversed predicate:\n%s", want)
+	}
+
+	var cold driverStats
+	for _, pass := range []string{"cold", "warm"} {
+		got, stderr, code := run(t, dir, env, bin, "-f", "json", "./...")
+		if code != wantCode || !bytes.Equal(got, want) {
+			t.Errorf("%s: exit %d, want %d; output differs from the full run's:\n%s", pass, code, wantCode, firstLineDiff(want, got))
+		}
+		st := parseDriverStats(t, stderr)
+		t.Logf("%s: %+v", pass, st)
+		switch pass {
+		case "cold":
+			cold = st
+			// store and app (and their test variants, none here) are
+			// relevant; util and every std package are not.
+			if st.cached != 0 || st.analysed != 2 || st.irrelevant != st.packages-2 {
+				t.Errorf("cold: %+v; want store and app analysed, every other package never loaded", st)
+			}
+		case "warm":
+			if st.cached != st.packages || st.analysed != 0 || st.irrelevant != 0 {
+				t.Errorf("warm: %+v; want every package replayed", st)
+			}
+		}
+	}
+
+	// Fix the predicate: the finding goes, store and app (whose inputs
+	// include store's export data) are analysed again, nothing else.
+	file := filepath.Join(dir, "store", "store.go")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, bytes.Replace(src, []byte("fence > $3"), []byte("fence < $3"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, wantCode = full()
+	if bytes.Contains(want, []byte(`"code":"fencepredicate"`)) {
+		t.Fatalf("full run still finds the fixed predicate:\n%s", want)
+	}
+	got, stderr, code := run(t, dir, env, bin, "-f", "json", "./...")
+	if code != wantCode || !bytes.Equal(got, want) {
+		t.Errorf("after the edit: exit %d, want %d; output differs from the full run's:\n%s", code, wantCode, firstLineDiff(want, got))
+	}
+	st := parseDriverStats(t, stderr)
+	t.Logf("after the edit: %+v", st)
+	if st.packages != cold.packages || st.analysed != 2 || st.cached != st.packages-2 {
+		t.Errorf("after the edit: %+v; want store and app analysed again, every other package replayed", st)
+	}
+}
+
+// TestDriverLoadErrors: packages that do not load or type-check give the
+// full path's diagnostics and exit code 2 (never a panic), whether the
+// broken package is relevant (loaded from source) or one the driver never
+// loads, and whether it is named or only a dependency.
+func TestDriverLoadErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelint")
+	}
+	bin := fencelintBinary(t)
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string // in the text output
+	}{
+		{"type-error-relevant", map[string]string{
+			"m.go": "package m\n\ntype Lease struct{ Token int64 }\n\nfunc F(l Lease) int { return \"x\" }\n",
+		}, `cannot use "x"`},
+		{"type-error-irrelevant", map[string]string{
+			"m.go": "package m\n\nfunc F() int { return \"x\" }\n",
+		}, `cannot use "x"`},
+		{"syntax-error", map[string]string{
+			"m.go": "package m\n\nfunc F() int { return 1\n",
+		}, "(compile)"},
+		{"missing-import", map[string]string{
+			"m.go": "package m\n\nimport \"example.com/m/nothere\"\n\nvar _ = nothere.X\n",
+		}, "nothere"},
+		{"broken-dependency", map[string]string{
+			"m.go":     "package m\n\nimport \"example.com/m/dep\"\n\ntype Lease struct{ Token int64 }\n\nvar _ = dep.X\n",
+			"dep/d.go": "package dep\n\nvar X int = \"x\"\n",
+		}, `cannot use "x"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tc.files["go.mod"] = "module example.com/m\n\ngo 1.26\n"
+			for name, body := range tc.files {
+				path := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, format := range []string{"text", "json"} {
+				fullOut, _, fullCode := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), fullEnv+"=1"), bin, "-f", format, "./...")
+				got, stderr, code := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), driverDebugEnv+"=1"), bin, "-f", format, "./...")
+				if code != exitFailure || fullCode != exitFailure {
+					t.Errorf("-f %s: exit %d (full path %d), want %d\n%s", format, code, fullCode, exitFailure, stderr)
+				}
+				if bytes.Contains(stderr, []byte("panic")) || bytes.Contains(stderr, []byte("goroutine ")) {
+					t.Errorf("-f %s: the driver panicked:\n%s", format, stderr)
+				}
+				if !bytes.Equal(got, fullOut) {
+					t.Errorf("-f %s: output differs from the full path's:\n%s", format, firstLineDiff(fullOut, got))
+				}
+				if format == "text" && !bytes.Contains(got, []byte(tc.want)) {
+					t.Errorf("-f text: output lacks %q:\n%s", tc.want, got)
+				}
+			}
+		})
+	}
+}
