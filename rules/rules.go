@@ -376,7 +376,7 @@ func IsKnownPath(path string) bool { return knownPaths[LibPath(path)] }
 // which must not make Unlock a "write helper"). The applications that live
 // in the same module (appDirs) are analysed like any other code.
 var libraryModules = []string{
-	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
+	"database/sql", "go.etcd.io/etcd", "github.com/coreos/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
 	"github.com/go-redsync/redsync", "github.com/bsm/redislock", "cirello.io/dynamolock",
 	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
 	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",

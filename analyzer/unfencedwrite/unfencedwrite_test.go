@@ -33,6 +33,12 @@ func TestAppInLibraryModule(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "go.etcd.io/etcd/contrib/lockuser")
 }
 
+// TestOldEtcdPaths: etcd's client imported as go.etcd.io/etcd/clientv3
+// (3.4) or github.com/coreos/etcd/clientv3 (3.3) is the same client.
+func TestOldEtcdPaths(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/etcd34")
+}
+
 func TestRobust(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/robust")
 }

@@ -324,7 +324,7 @@ func (e *engine) lockLeaseOption(f *ssa.Function, s *Scope, cc *ssa.CallCommon) 
 			continue
 		}
 		fn := calleeFunc(call.Common())
-		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg || len(call.Common().Args) != 1 {
+		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg || len(call.Common().Args) != 1 {
 			continue
 		}
 		lease, ok := stripValue(call.Common().Args[0]).(*ssa.Call)
@@ -782,7 +782,7 @@ func onlyConstants(cmps []ssa.Value) bool {
 		}
 		fn := calleeFunc(call.Common())
 		args := call.Common().Args
-		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg || len(args) != 3 {
+		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg || len(args) != 3 {
 			return false
 		}
 		if _, ok := stripValue(args[2]).(*ssa.Const); !ok {
@@ -830,7 +830,7 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg {
+	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg {
 		return false
 	}
 	args := call.Common().Args
@@ -842,7 +842,7 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		return false
 	}
 	tfn := calleeFunc(target.Common())
-	if tfn == nil || tfn.Pkg() == nil || tfn.Pkg().Path() != rules.EtcdClientPkg {
+	if tfn == nil || tfn.Pkg() == nil || rules.LibPath(tfn.Pkg().Path()) != rules.EtcdClientPkg {
 		return false
 	}
 	switch tfn.Name() {
@@ -902,7 +902,7 @@ func isLockKeyCall(v ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(call.Common())
-	return fn != nil && fn.Name() == "Key" && fn.Pkg() != nil && fn.Pkg().Path() == rules.EtcdConcurrencyPkg
+	return fn != nil && fn.Name() == "Key" && fn.Pkg() != nil && rules.LibPath(fn.Pkg().Path()) == rules.EtcdConcurrencyPkg
 }
 
 // isLockKeyField reports whether every store to the field of fa in this
