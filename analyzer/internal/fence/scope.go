@@ -307,7 +307,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r, source: "library: " + r.Func}, true
 	}
-	if _, ok := e.writeOf(fn); ok {
+	if w, ok := e.writeOf(fn); ok {
+		// A Kubernetes Lease whose holder is set to the caller (k8s.go).
+		if ai, ok := e.leaseClaim(call, w); ok {
+			return ai, true
+		}
 		// redigo's Do("SET", key, val, "NX", ...) on a lock's key.
 		if key, ok := e.redigoSetNX(call); ok {
 			if !e.isLockKeyVal(call, key) {
@@ -504,10 +508,16 @@ func (e *engine) findRegions(f *ssa.Function) {
 }
 
 // gocronTask: gocron.NewTask(fn, ...) in a package that configures a
-// distributed locker or elector runs fn under a lock that hands it no token.
+// distributed locker or elector runs fn under a lock that hands it no
+// token, and so does a locked event listener (gocron.AfterJobRuns(fn), ...:
+// rules.GocronLockedHooks), which gocron's executor calls under the same
+// lock as the task.
 func (e *engine) gocronTask(call *ssa.Call) {
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Name() != "NewTask" || fn.FullName() != rules.GocronTask || !e.usesGocronDistributed() {
+	if fn == nil || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.GocronPkg {
+		return
+	}
+	if name := rules.Key(fn); name != rules.GocronTask && !rules.GocronLockedHooks[name] || !e.usesGocronDistributed() {
 		return
 	}
 	ps := params(call.Common())
@@ -877,6 +887,12 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 		}
 	}
 	switch {
+	case ai.libRule != nil && ai.libRule.Token != "" && ai.libRule.LockResult:
+		// l, err := Obtain(...): the lock is the result, named as assigned.
+		if name := e.assignedName(call, 0); name != "" {
+			return name + ai.libRule.Token
+		}
+		return "the " + strings.TrimPrefix(ai.libRule.Token, ".") + " of the " + ai.libRule.Lock
 	case ai.libRule != nil && ai.libRule.Token != "":
 		return recv + ai.libRule.Token
 	case ai.leaseT != nil:

@@ -15,8 +15,12 @@ type Lease struct {
 	Spec LeaseSpec
 }
 
+func (in *Lease) DeepCopy() *Lease { panic("stub") }
+
 type LeaseSpec struct {
 	HolderIdentity       *string
 	LeaseDurationSeconds *int32
+	AcquireTime          *v1.MicroTime
+	RenewTime            *v1.MicroTime
 	LeaseTransitions     *int32
 }

@@ -6,7 +6,49 @@
 // analyzer/internal/fencetest.
 package v1
 
-type ObjectMeta struct {
-	Name      string
-	Namespace string
+import (
+	"time"
+)
+
+type MicroTime struct {
+	time.Time
 }
+
+func (t *MicroTime) IsZero() bool { panic("stub") }
+
+func (t *MicroTime) Before(u *MicroTime) bool { panic("stub") }
+
+func (t *MicroTime) Equal(u *MicroTime) bool { panic("stub") }
+
+func (t *MicroTime) UnmarshalJSON(b []byte) error { panic("stub") }
+
+func (t MicroTime) MarshalJSON() ([]byte, error) { panic("stub") }
+
+func NowMicro() MicroTime { panic("stub") }
+
+type Time struct{}
+
+func Now() Time { panic("stub") }
+
+type ObjectMeta struct {
+	Name            string
+	Namespace       string
+	ResourceVersion string
+}
+
+func (meta *ObjectMeta) GetResourceVersion() string { panic("stub") }
+
+func (meta *ObjectMeta) SetResourceVersion(version string) { panic("stub") }
+
+type GetOptions struct{}
+
+type CreateOptions struct{}
+
+type PatchOptions struct{}
+
+type ApplyOptions struct {
+	Force        bool
+	FieldManager string
+}
+
+type UpdateOptions struct{}
