@@ -62,6 +62,7 @@ var K8sObjects = Lib{
 	Paths: []string{k8sDynamic, k8sTyped + "/core/v1", k8sTyped + "/coordination/v1", "k8s.io/client-go/kubernetes"},
 	Writes: []Write{
 		{Func: k8sTypedRecv + "Update", Kind: ObjectVersioned, Store: k8sStore, InputArg: 1, KeyArg: -1, Outcome: k8sConflict},
+		{Func: k8sTypedRecv + "UpdateStatus", Kind: ObjectVersioned, Store: k8sStore, InputArg: 1, KeyArg: -1, Outcome: k8sConflict},
 		{Func: "(" + k8sDynamic + ".ResourceInterface).Update", Kind: ObjectVersioned, Store: k8sStore, InputArg: 1, KeyArg: -1, Outcome: k8sConflict},
 		{Func: "(" + k8sDynamic + ".ResourceInterface).UpdateStatus", Kind: ObjectVersioned, Store: k8sStore, InputArg: 1, KeyArg: -1, Outcome: k8sConflict},
 		// A merge or JSON patch carries a precondition only when its

@@ -263,3 +263,34 @@ func leaderBuiltPatchUnknown(ctx context.Context, res dynamic.NamespaceableResou
 		},
 	})
 }
+
+// ---- UpdateStatus of a typed client ----
+
+func leaderStatusFreshBad(ctx context.Context, cs kubernetes.Interface) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "vip", Namespace: "ops"}}
+				_, _ = cs.CoreV1().Services("ops").UpdateStatus(ctx, svc, metav1.UpdateOptions{}) // want `Kubernetes API write via cs.CoreV1\(\).Services\("ops"\).UpdateStatus under the leader election \(OnStartedLeading\) is not fenced: its object carries no resourceVersion`
+			},
+		},
+	})
+}
+
+func leaderStatusReadGood(ctx context.Context, cs kubernetes.Interface) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				svc, err := cs.CoreV1().Services("ops").Get(ctx, "vip", metav1.GetOptions{})
+				if err != nil {
+					return
+				}
+				cp := svc.DeepCopy()
+				// ok: the status update carries the resourceVersion read
+				if _, err := cs.CoreV1().Services("ops").UpdateStatus(ctx, cp, metav1.UpdateOptions{}); err != nil {
+					return
+				}
+			},
+		},
+	})
+}

@@ -10,6 +10,12 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+type Service struct {
+	v1.ObjectMeta
+}
+
+func (in *Service) DeepCopy() *Service { panic("stub") }
+
 type ConfigMap struct {
 	v1.ObjectMeta
 	Data map[string]string

@@ -30,5 +30,16 @@ type ConfigMapInterface interface {
 
 type CoreV1Interface interface {
 	ConfigMapsGetter
+	ServicesGetter
 	RESTClient() rest.Interface
+}
+
+type ServicesGetter interface {
+	Services(namespace string) ServiceInterface
+}
+
+type ServiceInterface interface {
+	Get(ctx context.Context, name string, opts metav1.GetOptions) (*corev1.Service, error)
+	Update(ctx context.Context, service *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error)
+	UpdateStatus(ctx context.Context, service *corev1.Service, opts metav1.UpdateOptions) (*corev1.Service, error)
 }
