@@ -45,6 +45,13 @@ func TestK8sObjects(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/k8sobjects")
 }
 
+// TestCallbackFields: an application's own election config whose func
+// field is handed to client-go's OnStartedLeading is a callback field: a
+// function stored in it runs as leader, in its package and through facts.
+func TestCallbackFields(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/cbfield/election", "unfencedwrite/cbfield/app")
+}
+
 func TestRobust(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/robust")
 }

@@ -550,14 +550,73 @@ func (e *engine) callbackStore(f *ssa.Function, s *ssa.Store) {
 		return
 	}
 	st, ok := derefStruct(fa.X.Type())
-	if !ok || !rules.IsCallbackField(fa.X.Type(), st.Field(fa.Field)) {
+	if !ok {
 		return
 	}
-	scope := &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true, Source: "library: client-go leader election"}
+	var scope *Scope
+	if rules.IsCallbackField(fa.X.Type(), st.Field(fa.Field)) {
+		scope = &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true, Source: "library: client-go leader election"}
+	} else if cf := e.callbackFieldOf(st.Field(fa.Field)); cf != nil {
+		field := st.Field(fa.Field)
+		scope = &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: cf.Lock, NoToken: cf.NoToken,
+			Source: "callback field " + rules.TypeKey(fa.X.Type()) + "." + field.Name() + ", registered as a lock callback"}
+	} else {
+		return
+	}
 	if fn := funcOf(s.Val); fn != nil && e.bodyScope[fn] == nil {
 		e.bodyScope[fn] = scope
 	}
 	e.forwardsCallback(f, s.Val, scope)
+}
+
+// recordCallbackField marks field i of the struct t (a named type of this
+// package) as a callback field: its value is registered as the callback
+// of scope's lock.
+func (e *engine) recordCallbackField(t types.Type, i int, scope *Scope) {
+	st, ok := derefStruct(t)
+	if !ok || i >= st.NumFields() {
+		return
+	}
+	field := st.Field(i)
+	if _, isFunc := field.Type().Underlying().(*types.Signature); !isFunc || field.Pkg() != e.pass.Pkg {
+		return
+	}
+	if n := namedOfType(t); n == nil || n.Obj().Pkg() != e.pass.Pkg {
+		return
+	}
+	if e.callbackFields[field] != nil {
+		return
+	}
+	e.callbackFields[field] = &CallbackFieldFact{Lock: scope.Lock, NoToken: scope.NoToken}
+	e.wrappers++ // a new callback: callers scanned before must be scanned again
+}
+
+// callbackFieldOf returns what is known of field as a callback field: of
+// this package, or from another package's fact.
+func (e *engine) callbackFieldOf(field *types.Var) *CallbackFieldFact {
+	if cf := e.callbackFields[field]; cf != nil {
+		return cf
+	}
+	if field.Pkg() == nil || field.Pkg() == e.pass.Pkg {
+		return nil
+	}
+	if _, isFunc := field.Type().Underlying().(*types.Signature); !isFunc {
+		return nil
+	}
+	cf := new(CallbackFieldFact)
+	if e.pass.ImportObjectFact(field, cf) {
+		return cf
+	}
+	return nil
+}
+
+// namedOfType strips one pointer down to a named type.
+func namedOfType(t types.Type) *types.Named {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
 }
 
 // forwardsCallback makes f a with-lock helper when the function it
@@ -566,6 +625,19 @@ func (e *engine) callbackStore(f *ssa.Function, s *ssa.Store) {
 // func runElection(ctx, lock, run func(context.Context)). Callers' callbacks
 // then run under the lock (the same fact an acquire-based helper gets).
 func (e *engine) forwardsCallback(f *ssa.Function, cb ssa.Value, scope *Scope) {
+	switch v := stripValue(cb).(type) {
+	case *ssa.UnOp:
+		// OnStartedLeading: run.OnStartedLeading, a func field of this
+		// package's own config struct: a function stored in that field
+		// runs under the lock too (CallbackFieldFact).
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			e.recordCallbackField(fa.X.Type(), fa.Field, scope)
+		}
+		return
+	case *ssa.Field:
+		e.recordCallbackField(v.X.Type(), v.Field, scope)
+		return
+	}
 	fn, ok := f.Object().(*types.Func)
 	if !ok || f.Parent() != nil {
 		return
