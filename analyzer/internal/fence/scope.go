@@ -1525,6 +1525,15 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 		if !ok {
 			continue
 		}
+		// m.callbacks.OnStartedLeading(ctx): a func field of this
+		// package's config struct called under the lock is a callback
+		// field (kube-vip's etcd election).
+		if ld, ok := c.Common().Value.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+				e.recordCallbackField(fa.X.Type(), fa.Field, r.scope)
+			}
+			continue
+		}
 		p, ok := c.Common().Value.(*ssa.Parameter)
 		if !ok {
 			continue
