@@ -136,7 +136,7 @@ func objectVersion(v ssa.Value, depth int) objVersion {
 		if val, ok := storedWhole(x); ok {
 			return objectVersion(val, depth+1)
 		}
-		if _, isStruct := derefStruct(x.Type()); isStruct {
+		if _, isStruct := derefStruct(x.Type()); isStruct && !escapes(x) {
 			return versionEmpty
 		}
 	}
@@ -203,11 +203,7 @@ func assignedVersion(v ssa.Value, depth int) (objVersion, bool) {
 					if !ok || st.Addr != r {
 						continue
 					}
-					if load, ok := st.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
-						if ver, ok := assignedVersion(load.X, depth+1); ok {
-							merge(ver)
-						}
-					}
+					merge(wholeMetaVersion(st.Val, depth))
 				}
 			}
 		case *ssa.Call:
@@ -221,6 +217,66 @@ func assignedVersion(v ssa.Value, depth int) (objVersion, bool) {
 		return versionUnknown, true
 	}
 	return out, found
+}
+
+// wholeMetaVersion is the resourceVersion a whole ObjectMeta stored into
+// an object carries: a literal built here (metav1.ObjectMeta{Name: n})
+// carries the one assigned to it, or none; a copy of another object's
+// metadata (ObjectMeta: cur.ObjectMeta) carries that object's.
+func wholeMetaVersion(val ssa.Value, depth int) objVersion {
+	load, ok := val.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return versionUnknown
+	}
+	switch src := load.X.(type) {
+	case *ssa.Alloc:
+		if ver, ok := assignedVersion(src, depth+1); ok {
+			return ver
+		}
+		if escapes(src) {
+			return versionUnknown
+		}
+		return versionEmpty
+	case *ssa.FieldAddr:
+		return objectVersion(src.X, depth+1)
+	}
+	return versionUnknown
+}
+
+// escapes reports whether the object alloc points to is handed to code
+// that may fill it in (json.Unmarshal(data, obj), src.DeepCopyInto(obj),
+// a helper, a closure) other than a Kubernetes object write, or stored
+// elsewhere: then what it carries is not known here.
+func escapes(alloc *ssa.Alloc) bool {
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr, *ssa.DebugRef:
+		case *ssa.UnOp:
+			// a load of the whole value: a copy, not an escape
+		case *ssa.Store:
+			if r.Val == alloc {
+				return true
+			}
+		case ssa.CallInstruction:
+			fn := calleeFunc(r.Common())
+			if fn == nil {
+				return true
+			}
+			if w, ok := rules.WriteOf(fn); ok && w.Kind == rules.ObjectVersioned {
+				continue
+			}
+			// u.SetName(n), u.GetName(): the object's own accessors, on
+			// it as the receiver, fill in nothing from elsewhere.
+			if args := r.Common().Args; len(args) > 0 && stripValue(args[0]) == alloc && fn.Type().(*types.Signature).Recv() != nil &&
+				(strings.HasPrefix(fn.Name(), "Set") || strings.HasPrefix(fn.Name(), "Get")) {
+				continue
+			}
+			return true
+		default:
+			return true // a closure's binding, an interface, a phi
+		}
+	}
+	return false
 }
 
 // isObjectMeta: t is *metav1.ObjectMeta (a FieldAddr of the embedded

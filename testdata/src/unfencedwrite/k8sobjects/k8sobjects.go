@@ -294,3 +294,35 @@ func leaderStatusReadGood(ctx context.Context, cs kubernetes.Interface) {
 		},
 	})
 }
+
+// ---- objects whose resourceVersion comes from elsewhere ----
+
+func leaderCopiedMetaGood(ctx context.Context, cs kubernetes.Interface) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				cms := cs.CoreV1().ConfigMaps("ops")
+				cur, err := cms.Get(ctx, "state", metav1.GetOptions{})
+				if err != nil {
+					return
+				}
+				// ok: the metadata read, resourceVersion included, is copied
+				obj := &corev1.ConfigMap{ObjectMeta: cur.ObjectMeta, Data: map[string]string{"owner": "me"}}
+				_, _ = cms.Update(ctx, obj, metav1.UpdateOptions{})
+			},
+		},
+	})
+}
+
+func leaderDecodedUnknown(ctx context.Context, cs kubernetes.Interface, fill func(*corev1.ConfigMap)) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				obj := &corev1.ConfigMap{}
+				fill(obj) // may set the resourceVersion: unknown
+				// ok: not judged
+				_, _ = cs.CoreV1().ConfigMaps("ops").Update(ctx, obj, metav1.UpdateOptions{})
+			},
+		},
+	})
+}
