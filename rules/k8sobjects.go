@@ -14,7 +14,7 @@ const (
 	k8sErrors  = "k8s.io/apimachinery/pkg/api/errors"
 	k8sRetry   = "k8s.io/client-go/util/retry"
 	k8sCoord   = "k8s.io/api/coordination/v1"
-	k8sStore   = "Kubernetes API"
+	k8sStore   = K8sStore
 )
 
 // k8sTypedRecv is the receiver every generated typed client interface
@@ -82,6 +82,9 @@ var K8sObjects = Lib{
 	},
 	Reads: []string{k8sTypedRecv + "Get", "(" + k8sDynamic + ".ResourceInterface).Get"},
 }
+
+// K8sStore is the store of Kubernetes object writes, as messages name it.
+const K8sStore = "Kubernetes API"
 
 // K8sObjectMetaType is the metadata struct whose ResourceVersion field an
 // object write carries, K8sSetResourceVersion its setter (on ObjectMeta

@@ -297,7 +297,7 @@ func fieldNameOf(t types.Type, i int) string {
 // a Kubernetes Lease used as a lock: its writes (acquire, renew, release)
 // are the lock's own bookkeeping, never protected writes.
 func isLeaseObjectWrite(cc *ssa.CallCommon, w *rules.Write) bool {
-	if w.Store != rules.K8sObjects.Writes[0].Store {
+	if w.Store != rules.K8sStore {
 		return false
 	}
 	for _, p := range params(cc) {
