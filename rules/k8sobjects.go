@@ -83,6 +83,45 @@ var K8sObjects = Lib{
 	Reads: []string{k8sTypedRecv + "Get", "(" + k8sDynamic + ".ResourceInterface).Get"},
 }
 
+const crClient = "sigs.k8s.io/controller-runtime/pkg/client"
+
+// ControllerRuntime is controller-runtime's client, the one operators use:
+// its Update and Status().Update send the whole object as client-go's do
+// (ObjectVersioned, the same Conflict); a Patch is built by MergeFrom or
+// StrategicMergeFrom (blind) or MergeFromWithOptions with
+// MergeFromWithOptimisticLock (a resourceVersion precondition); Get fills
+// the object it is given, which then carries the stored resourceVersion
+// (K8sObjectFills).
+var ControllerRuntime = Lib{
+	Name:  "controller-runtime client",
+	Paths: []string{crClient},
+	Writes: []Write{
+		{Func: "(" + crClient + ".Writer).Update", Kind: ObjectVersioned, Store: k8sStore, InputArg: 1, KeyArg: -1, Outcome: k8sConflict},
+		{Func: "(" + crClient + ".SubResourceWriter).Update", Kind: ObjectVersioned, Store: k8sStore, InputArg: 1, KeyArg: -1, Outcome: k8sConflict},
+		{Func: "(" + crClient + ".Writer).Patch", Kind: ObjectVersioned, Store: k8sStore, InputArg: 2, KeyArg: -1, Outcome: k8sConflict},
+		{Func: "(" + crClient + ".Writer).Create", Kind: KVBlind, Store: k8sStore, KeyArg: -1, CreateOnly: true, Outcome: NoOutcome},
+	},
+	Reads: []string{"(" + crClient + ".Reader).Get"},
+}
+
+// K8sObjectFills are the reads that fill the object passed at the given
+// index (controller-runtime's Get(ctx, key, obj)): afterwards it carries
+// the stored resourceVersion.
+var K8sObjectFills = map[string]int{"(" + crClient + ".Reader).Get": 2}
+
+// K8sPatchBuilders say what a controller-runtime Patch built by each
+// function carries: MergeFrom and StrategicMergeFrom send no
+// resourceVersion unless given K8sOptimisticLock among their options.
+var K8sPatchBuilders = map[string]bool{
+	crClient + ".MergeFrom":            true,
+	crClient + ".MergeFromWithOptions": true,
+	crClient + ".StrategicMergeFrom":   true,
+}
+
+// K8sOptimisticLock is the option that makes a merge patch carry the
+// object's resourceVersion as a precondition.
+const K8sOptimisticLock = crClient + ".MergeFromWithOptimisticLock"
+
 // K8sStore is the store of Kubernetes object writes, as messages name it.
 const K8sStore = "Kubernetes API"
 

@@ -263,7 +263,7 @@ type Lib struct {
 // Libs is every library fencelint knows, one per file of this package.
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
-	&Consul, &LeaderElection, &K8sObjects, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
+	&Consul, &LeaderElection, &K8sObjects, &ControllerRuntime, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
 	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
@@ -392,7 +392,7 @@ var libraryModules = []string{
 	"database/sql", "go.etcd.io/etcd", "github.com/coreos/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
 	"github.com/go-redsync/redsync", "github.com/bsm/redislock", "cirello.io/dynamolock",
 	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
-	"k8s.io/client-go", "k8s.io/api", "k8s.io/apimachinery", "github.com/go-co-op/gocron",
+	"k8s.io/client-go", "k8s.io/api", "k8s.io/apimachinery", "sigs.k8s.io/controller-runtime", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx", "github.com/gomodule/redigo",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",

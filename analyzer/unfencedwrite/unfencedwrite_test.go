@@ -42,7 +42,7 @@ func TestOldEtcdPaths(t *testing.T) {
 // TestK8sObjects: client-go object writes (a CAS when the object carries
 // the resourceVersion read) and a Lease taken directly as a lock.
 func TestK8sObjects(t *testing.T) {
-	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/k8sobjects")
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/k8sobjects", "unfencedwrite/crclient")
 }
 
 // TestCallbackFields: an application's own election config whose func

@@ -57,6 +57,8 @@ import (
 	_ "k8s.io/client-go/kubernetes"
 	_ "k8s.io/client-go/kubernetes/typed/core/v1"
 	_ "k8s.io/client-go/util/retry"
+	_ "sigs.k8s.io/controller-runtime/pkg/cache/cacheapi"
+	_ "sigs.k8s.io/controller-runtime/pkg/client"
 	_ "k8s.io/apimachinery/pkg/apis/meta/v1"
 	_ "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	_ "k8s.io/client-go/tools/leaderelection"

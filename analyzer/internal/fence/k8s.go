@@ -40,6 +40,11 @@ func (e *engine) evalObjectVersion(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if isByteSlice(in.Type()) {
 		return e.evalPatchBody(ev, in)
 	}
+	if b, ok := stripValue(in).(*ssa.Call); ok {
+		if fn := calleeFunc(b.Common()); fn != nil && rules.K8sPatchBuilders[rules.Key(fn)] {
+			return evalPatchBuilder(ev, b)
+		}
+	}
 	switch objectVersion(in, 0) {
 	case versionRead:
 		ev.verdict = Fenced // a compare-and-set on the resourceVersion read
@@ -66,6 +71,29 @@ func (e *engine) evalPatchBody(ev *eval, body ssa.Value) *eval {
 	ev.verdict = Unfenced
 	ev.blind = true
 	ev.detail = "its patch names no resourceVersion, so the API server applies it unconditionally"
+	return ev
+}
+
+// evalPatchBuilder: a controller-runtime merge patch (client.MergeFrom)
+// sends no resourceVersion unless built with the optimistic-lock option
+// (client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})).
+func evalPatchBuilder(ev *eval, b *ssa.Call) *eval {
+	args := b.Common().Args
+	if len(args) > 1 {
+		opts, ok := unpackVariadic(args[len(args)-1])
+		if !ok {
+			return ev // options built elsewhere: unknown
+		}
+		for _, o := range opts {
+			if rules.HasTypeKey(stripValue(o).Type(), rules.K8sOptimisticLock) {
+				ev.verdict = Fenced
+				return ev
+			}
+		}
+	}
+	ev.verdict = Unfenced
+	ev.blind = true
+	ev.detail = "its merge patch carries no resourceVersion precondition (MergeFromWithOptimisticLock), so the API server applies it unconditionally"
 	return ev
 }
 
@@ -135,6 +163,9 @@ func objectVersion(v ssa.Value, depth int) objVersion {
 		// literal: &corev1.ConfigMap{...}.
 		if val, ok := storedWhole(x); ok {
 			return objectVersion(val, depth+1)
+		}
+		if filledByRead(x) {
+			return versionRead // c.Get(ctx, key, obj) filled it
 		}
 		if _, isStruct := derefStruct(x.Type()); isStruct && !escapes(x) {
 			return versionEmpty
@@ -243,18 +274,62 @@ func wholeMetaVersion(val ssa.Value, depth int) objVersion {
 	return versionUnknown
 }
 
+// filledByRead: the object alloc points to is passed to a read that fills
+// it (rules.K8sObjectFills: controller-runtime's Get(ctx, key, obj)).
+func filledByRead(alloc *ssa.Alloc) bool {
+	var uses []ssa.Instruction
+	for _, r := range *alloc.Referrers() {
+		uses = append(uses, r)
+		if mi, ok := r.(*ssa.MakeInterface); ok && mi.Referrers() != nil {
+			uses = append(uses, *mi.Referrers()...)
+		}
+	}
+	for _, u := range uses {
+		call, ok := u.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil {
+			continue
+		}
+		idx, ok := rules.K8sObjectFills[rules.Key(fn)]
+		if !ok {
+			continue
+		}
+		ps := params(call.Common())
+		if idx < len(ps) && stripValue(ps[idx]) == alloc {
+			return true
+		}
+	}
+	return false
+}
+
 // escapes reports whether the object alloc points to is handed to code
 // that may fill it in (json.Unmarshal(data, obj), src.DeepCopyInto(obj),
 // a helper, a closure) other than a Kubernetes object write, or stored
 // elsewhere: then what it carries is not known here.
 func escapes(alloc *ssa.Alloc) bool {
-	for _, r := range *alloc.Referrers() {
+	return escapesFrom(alloc, alloc, 0)
+}
+
+// escapesFrom is escapes for v, alloc itself or its conversion to an
+// interface (a controller-runtime client.Object).
+func escapesFrom(alloc *ssa.Alloc, v ssa.Value, depth int) bool {
+	if v.Referrers() == nil || depth > 2 {
+		return depth > 2
+	}
+	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.FieldAddr, *ssa.DebugRef:
 		case *ssa.UnOp:
 			// a load of the whole value: a copy, not an escape
+		case *ssa.MakeInterface:
+			if escapesFrom(alloc, r, depth+1) {
+				return true
+			}
 		case *ssa.Store:
-			if r.Val == alloc {
+			if r.Val == v {
 				return true
 			}
 		case ssa.CallInstruction:
@@ -273,7 +348,7 @@ func escapes(alloc *ssa.Alloc) bool {
 			}
 			return true
 		default:
-			return true // a closure's binding, an interface, a phi
+			return true // a closure's binding, a phi
 		}
 	}
 	return false
@@ -301,7 +376,7 @@ func isLeaseObjectWrite(cc *ssa.CallCommon, w *rules.Write) bool {
 		return false
 	}
 	for _, p := range params(cc) {
-		if rules.HasTypeKey(p.Type(), rules.K8sLeaseLock.Type) {
+		if rules.HasTypeKey(stripValue(p).Type(), rules.K8sLeaseLock.Type) {
 			return true
 		}
 	}
@@ -318,7 +393,7 @@ func (e *engine) leaseClaim(call *ssa.Call, w *rules.Write) (acquireInfo, bool) 
 	}
 	var obj ssa.Value
 	for _, p := range params(call.Common()) {
-		if rules.HasTypeKey(p.Type(), rules.K8sLeaseLock.Type) {
+		if rules.HasTypeKey(stripValue(p).Type(), rules.K8sLeaseLock.Type) {
 			obj = p
 		}
 	}

@@ -497,6 +497,16 @@ func ruleRefs() []ruleRef {
 		add(ruleRef{use: true, table: "rules.ConsulCheckVerbs", kind: refConst, key: consul, value: verb})
 	}
 	add(ruleRef{use: true, table: "rules.GocronTask", kind: refFunc, key: rules.GocronTask})
+	for k, i := range rules.K8sObjectFills {
+		add(ruleRef{use: true, table: "rules.K8sObjectFills", kind: refFunc, key: k, args: []argRef{{"object index", i, argAny}}})
+	}
+	for k := range rules.K8sPatchBuilders {
+		add(ruleRef{use: true, table: "rules.K8sPatchBuilders", kind: refFunc, key: k})
+	}
+	add(ruleRef{use: true, table: "rules.K8sOptimisticLock", kind: refType, key: rules.K8sOptimisticLock})
+	add(ruleRef{table: "rules.K8sObjectMetaType", kind: refType, key: rules.K8sObjectMetaType})
+	add(ruleRef{table: "rules.K8sLeaseLock", kind: refType, key: rules.K8sLeaseLock.Type})
+	add(ruleRef{table: "rules.K8sLeaseLock", kind: refField, key: rules.K8sLeaseLock.HolderType + "." + rules.K8sLeaseLock.HolderField})
 	for k := range rules.GocronLockedHooks {
 		add(ruleRef{use: true, table: "rules.GocronLockedHooks", kind: refFunc, key: k})
 	}

@@ -8,17 +8,24 @@ package v1
 
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 type Service struct {
+	v1.TypeMeta
 	v1.ObjectMeta
 }
 
 func (in *Service) DeepCopy() *Service { panic("stub") }
 
+func (in *Service) DeepCopyObject() runtime.Object { panic("stub") }
+
 type ConfigMap struct {
+	v1.TypeMeta
 	v1.ObjectMeta
 	Data map[string]string
 }
 
 func (in *ConfigMap) DeepCopy() *ConfigMap { panic("stub") }
+
+func (in *ConfigMap) DeepCopyObject() runtime.Object { panic("stub") }

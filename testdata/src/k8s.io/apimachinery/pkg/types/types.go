@@ -6,6 +6,8 @@
 // analyzer/internal/fencetest.
 package types
 
+type NamespacedName struct{}
+
 type PatchType string
 
 const MergePatchType PatchType = "application/merge-patch+json"

@@ -7,3 +7,5 @@
 package schema
 
 type GroupVersionResource struct{}
+
+type ObjectKind interface{}

@@ -8,7 +8,15 @@ package v1
 
 import (
 	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+type Object interface {
+	GetResourceVersion() string
+	SetResourceVersion(version string)
+}
 
 type MicroTime struct {
 	time.Time
@@ -30,6 +38,10 @@ type Time struct{}
 
 func Now() Time { panic("stub") }
 
+type TypeMeta struct{}
+
+func (obj *TypeMeta) GetObjectKind() schema.ObjectKind { panic("stub") }
+
 type ObjectMeta struct {
 	Name            string
 	Namespace       string
@@ -40,15 +52,31 @@ func (meta *ObjectMeta) GetResourceVersion() string { panic("stub") }
 
 func (meta *ObjectMeta) SetResourceVersion(version string) { panic("stub") }
 
-type GetOptions struct{}
+type GetOptions struct {
+	TypeMeta
+}
 
-type CreateOptions struct{}
+func (in *GetOptions) DeepCopyObject() runtime.Object { panic("stub") }
 
-type PatchOptions struct{}
+type CreateOptions struct {
+	TypeMeta
+}
+
+func (in *CreateOptions) DeepCopyObject() runtime.Object { panic("stub") }
+
+type PatchOptions struct {
+	TypeMeta
+}
+
+func (in *PatchOptions) DeepCopyObject() runtime.Object { panic("stub") }
 
 type ApplyOptions struct {
 	Force        bool
 	FieldManager string
 }
 
-type UpdateOptions struct{}
+type UpdateOptions struct {
+	TypeMeta
+}
+
+func (in *UpdateOptions) DeepCopyObject() runtime.Object { panic("stub") }

@@ -6,10 +6,19 @@
 // analyzer/internal/fencetest.
 package unstructured
 
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
 type Unstructured struct {
 	Object map[string]interface{}
 }
 
+func (obj *Unstructured) GetObjectKind() schema.ObjectKind { panic("stub") }
+
 func (u *Unstructured) GetResourceVersion() string { panic("stub") }
 
 func (u *Unstructured) SetResourceVersion(resourceVersion string) { panic("stub") }
+
+func (in *Unstructured) DeepCopyObject() runtime.Object { panic("stub") }
