@@ -62,6 +62,9 @@ func (e *engine) evalObjectVersion(cc *ssa.CallCommon, w *rules.Write) *eval {
 func (e *engine) evalPatchBody(ev *eval, body ssa.Value) *eval {
 	text, ok := constString(body)
 	if !ok {
+		text, ok = patchSkeleton(body)
+	}
+	if !ok {
 		return ev
 	}
 	if strings.Contains(text, "resourceVersion") {
@@ -72,6 +75,48 @@ func (e *engine) evalPatchBody(ev *eval, body ssa.Value) *eval {
 	ev.blind = true
 	ev.detail = "its patch names no resourceVersion, so the API server applies it unconditionally"
 	return ev
+}
+
+// patchSkeleton reads a patch body built by concatenation,
+// []byte(`{"metadata":{"labels":{"` + key + `":"` + val + `"}}}`), when
+// every value concatenated in sits inside a JSON string (the constant
+// before it ends with a quote and the one after it starts with one): the
+// constants then fix which fields the patch sets, and the skeleton, the
+// constants joined, is read like a constant body. Anything else is not
+// guessed.
+func patchSkeleton(body ssa.Value) (string, bool) {
+	var parts []ssa.Value
+	var flatten func(v ssa.Value, depth int) bool
+	flatten = func(v ssa.Value, depth int) bool {
+		if depth > 16 {
+			return false
+		}
+		if bo, ok := v.(*ssa.BinOp); ok && bo.Op == token.ADD {
+			return flatten(bo.X, depth+1) && flatten(bo.Y, depth+1)
+		}
+		parts = append(parts, v)
+		return true
+	}
+	conv, ok := body.(*ssa.Convert)
+	if !ok || !flatten(conv.X, 0) || len(parts) < 2 {
+		return "", false
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if s, ok := constString(p); ok {
+			b.WriteString(s)
+			continue
+		}
+		if i == 0 || i == len(parts)-1 {
+			return "", false
+		}
+		before, ok1 := constString(parts[i-1])
+		after, ok2 := constString(parts[i+1])
+		if !ok1 || !ok2 || !strings.HasSuffix(before, `"`) || !strings.HasPrefix(after, `"`) {
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // evalPatchBuilder: a controller-runtime merge patch (client.MergeFrom)

@@ -326,3 +326,27 @@ func leaderDecodedUnknown(ctx context.Context, cs kubernetes.Interface, fill fun
 		},
 	})
 }
+
+// ---- patch bodies built by concatenation ----
+
+func leaderLabelPatchBad(ctx context.Context, cs kubernetes.Interface, pod, key, val string) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				patch := []byte(`{"metadata":{"labels":{"` + key + `":"` + val + `"}}}`)
+				_, _ = cs.CoreV1().ConfigMaps("ops").Patch(ctx, pod, types.MergePatchType, patch, metav1.PatchOptions{}) // want `Kubernetes API write via cs.CoreV1\(\).ConfigMaps\("ops"\).Patch under the leader election \(OnStartedLeading\) is not fenced: its patch names no resourceVersion`
+			},
+		},
+	})
+}
+
+func leaderSplicedPatchUnknown(ctx context.Context, cs kubernetes.Interface, pod, fields string) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				// ok: the spliced-in fields may carry a resourceVersion: unknown
+				_, _ = cs.CoreV1().ConfigMaps("ops").Patch(ctx, pod, types.MergePatchType, []byte(`{"metadata":{`+fields+`}}`), metav1.PatchOptions{})
+			},
+		},
+	})
+}
