@@ -36,7 +36,11 @@ func keyOf(fn *types.Func) funcKey {
 		t, ptr = p.Elem(), true
 	}
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
-		return funcKey{pkg: LibPath(n.Obj().Pkg().Path()), recv: n.Obj().Name(), ptr: ptr, name: fn.Name()}
+		pkg := LibPath(n.Obj().Pkg().Path())
+		if isK8sTypedClient(pkg, n) {
+			return funcKey{pkg: k8sTyped, recv: "ResourceInterface", name: fn.Name()}
+		}
+		return funcKey{pkg: pkg, recv: n.Obj().Name(), ptr: ptr, name: fn.Name()}
 	}
 	// An unnamed receiver ("(interface).M" from export data): rare enough
 	// to key by the full string.

@@ -33,6 +33,24 @@ var Gocron = Lib{
 // GocronTask is the function whose first argument becomes a scheduled job.
 const GocronTask = gocron + ".NewTask"
 
+// GocronPkg is gocron v2's package, whose NewTask and event listeners make
+// scopes.
+const GocronPkg = gocron
+
+// GocronLockedHooks are the event listeners whose func argument gocron's
+// executor (executor.runJob in the library's root package) calls while the
+// job's distributed lock is held, or after the elector said this instance
+// leads: between Locker.Lock and the deferred Unlock, before and after the
+// task. They run in the same lock scope as the task, without a token.
+// AfterLockError is not one: it runs when Lock failed.
+var GocronLockedHooks = map[string]bool{
+	gocron + ".BeforeJobRuns":                       true,
+	gocron + ".BeforeJobRunsSkipIfBeforeFuncErrors": true,
+	gocron + ".AfterJobRuns":                        true,
+	gocron + ".AfterJobRunsWithError":               true,
+	gocron + ".AfterJobRunsWithPanic":               true,
+}
+
 // GocronDistributed are the options that put a scheduler's jobs under a
 // distributed lock or leader election.
 var GocronDistributed = map[string]bool{

@@ -118,6 +118,15 @@ type Outcome struct {
 	// ErrCode is an error interface whose code method says the condition
 	// failed (smithy-go's APIError.ErrorCode() == "PreconditionFailed").
 	ErrCode *ErrCode
+	// Predicates are "pkgpath.Func" keys of functions of the error that
+	// report the rejection (client-go's apierrors.IsConflict(err)).
+	Predicates []string
+	// Retriers are "pkgpath.Func" keys of functions that call their func
+	// argument (at the index given, counting all parameters) again while
+	// it returns an error such as the rejection (client-go's
+	// retry.RetryOnConflict): a write whose error is returned from such a
+	// func is retried on its rejection.
+	Retriers map[string]int
 }
 
 // ErrCode is an error interface type (Type, "pkgpath.Type") whose Method

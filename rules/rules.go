@@ -163,6 +163,14 @@ const (
 	// judged as a MongoWrite; they are applied one by one, not together,
 	// so every model needs its own fence.
 	MongoBulk
+	// ObjectVersioned: a Kubernetes object write (client-go Update,
+	// UpdateStatus, Patch). The object at InputArg is a compare-and-set
+	// when it carries the resourceVersion that was read (an object from a
+	// Get or a List, its DeepCopy, or ResourceVersion assigned from a
+	// read), and unconditional when it was built with none; for a Patch,
+	// InputArg is the patch body, conditional when it names
+	// metadata.resourceVersion.
+	ObjectVersioned
 )
 
 // WriteKinds is every WriteKind, for the contract tests: each must have a
@@ -170,7 +178,7 @@ const (
 var WriteKinds = []WriteKind{
 	SQLWrite, SQLStmtWrite, DynamoWrite, DynamoTransact, S3Write, KVBlind, EtcdTxnCommit,
 	RedisScript, ZKVersioned, ZKMulti, Conditional, ConsulTxn, GormChain, GormSave, GormCreate,
-	GCSWrite, AzureWrite, RedigoDo, RedigoScript, CQLQuery, CQLBatch, MongoWrite, MongoBulk,
+	GCSWrite, AzureWrite, RedigoDo, RedigoScript, CQLQuery, CQLBatch, MongoWrite, MongoBulk, ObjectVersioned,
 }
 
 // Mechanism is the family of a WriteKind: where the store takes the
@@ -206,7 +214,7 @@ func (k WriteKind) Mechanism() Mechanism {
 		return MechInput
 	case EtcdTxnCommit, GCSWrite, GormChain:
 		return MechHandle
-	case ZKVersioned, ZKMulti, Conditional:
+	case ZKVersioned, ZKMulti, Conditional, ObjectVersioned:
 		return MechVersion
 	case KVBlind, GormSave, GormCreate:
 		return MechBlind
@@ -280,7 +288,7 @@ type Lib struct {
 // Libs is every library fencelint knows, one per file of this package.
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
-	&Consul, &LeaderElection, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
+	&Consul, &LeaderElection, &K8sObjects, &ControllerRuntime, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
 	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &Gocql, &MongoDB, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
@@ -414,17 +422,22 @@ func tableFuncKey(s string) funcKey {
 }
 
 // IsKnownPath reports whether importing path can make a package relevant.
-func IsKnownPath(path string) bool { return knownPaths[LibPath(path)] }
+// Every typed client package of client-go (one per API group and version)
+// counts, as the typed clients are declared once (K8sObjects).
+func IsKnownPath(path string) bool {
+	path = LibPath(path)
+	return knownPaths[path] || strings.HasPrefix(path, k8sTyped+"/")
+}
 
 // libraryModules are the modules whose behaviour rules/ describes: their
 // own packages are never analysed for facts (their Unlock deletes a key,
 // which must not make Unlock a "write helper"). The applications that live
 // in the same module (appDirs) are analysed like any other code.
 var libraryModules = []string{
-	"database/sql", "go.etcd.io/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
+	"database/sql", "go.etcd.io/etcd", "github.com/coreos/etcd", "github.com/redis/go-redis", "github.com/go-redis/redis",
 	"github.com/go-redsync/redsync", "github.com/bsm/redislock", "cirello.io/dynamolock",
 	"github.com/go-zookeeper/zk", "github.com/samuel/go-zookeeper", "github.com/hashicorp/consul",
-	"k8s.io/client-go", "k8s.io/api", "github.com/go-co-op/gocron",
+	"k8s.io/client-go", "k8s.io/api", "k8s.io/apimachinery", "sigs.k8s.io/controller-runtime", "github.com/go-co-op/gocron",
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx", "github.com/gomodule/redigo",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",

@@ -17,17 +17,24 @@ func TestGormEcosystemIsLibrary(t *testing.T) {
 // code; the programs in its module (contrib, examples, cmd, tools) are not.
 func TestAppsInLibraryModules(t *testing.T) {
 	for path, want := range map[string]bool{
-		"go.etcd.io/etcd/client/v3":                    true,
-		"go.etcd.io/etcd/client/v3/concurrency":        true,
-		"go.etcd.io/etcd/server/v3/etcdserver":         true,
-		"github.com/go-co-op/gocron/v2":                true,
-		"go.etcd.io/etcd/contrib/lock":                 false,
-		"go.etcd.io/etcd/etcdctl/v3/ctlv3/command":     false,
-		"go.etcd.io/etcd/tools/v3/benchmark/cmd":       false,
-		"github.com/go-redsync/redsync/v4/examples/pg": false,
-		"github.com/go-co-op/gocron/v2/examples":       false,
-		"gorm.io/gen/examples":                         true, // gorm: the whole ecosystem
-		"example.com/app":                              false,
+		"go.etcd.io/etcd/client/v3":                      true,
+		"go.etcd.io/etcd/client/v3/concurrency":          true,
+		"go.etcd.io/etcd/server/v3/etcdserver":           true,
+		"github.com/go-co-op/gocron/v2":                  true,
+		"go.etcd.io/etcd/contrib/lock":                   false,
+		"go.etcd.io/etcd/etcdctl/v3/ctlv3/command":       false,
+		"go.etcd.io/etcd/tools/v3/benchmark/cmd":         false,
+		"github.com/go-redsync/redsync/v4/examples/pg":   false,
+		"github.com/go-co-op/gocron/v2/examples":         false,
+		"github.com/go-co-op/gocron/v2/examples/elector": false,
+		"github.com/go-co-op/gocron/v2/mocks":            true,
+		"go.etcd.io/etcd/clientv3/concurrency":           true,
+		"go.etcd.io/etcd/etcdctl/ctlv3/command":          false, // etcd 3.4's etcdctl
+		"github.com/coreos/etcd/clientv3":                true,
+		"github.com/coreos/etcd/contrib/recipes":         false,
+		"k8s.io/apimachinery/pkg/api/errors":             true,
+		"gorm.io/gen/examples":                           true, // gorm: the whole ecosystem
+		"example.com/app":                                false,
 	} {
 		if got := IsLibraryPackage(path); got != want {
 			t.Errorf("IsLibraryPackage(%q) = %t, want %t", path, got, want)

@@ -18,6 +18,12 @@ func TestStores(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/stores")
 }
 
+// TestK8sConflict: a client-go Update that carries the resourceVersion it
+// read is rejected with a Conflict; retry.RetryOnConflict re-issues it.
+func TestK8sConflict(t *testing.T) {
+	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/k8sconflict")
+}
+
 func TestGorm(t *testing.T) {
 	analysistest.Run(t, fencetest.TestData(t), silentreject.Analyzer, "silentreject/gormout")
 }

@@ -24,13 +24,32 @@ func TestCrossPackage(t *testing.T) {
 
 func TestLibraries(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/libs", "unfencedwrite/gocronlocal",
-		"unfencedwrite/gocronelector", "unfencedwrite/gocronjoblocker")
+		"unfencedwrite/gocronelector", "unfencedwrite/gocronjoblocker", "unfencedwrite/gocronhooks")
 }
 
 // TestAppInLibraryModule: code in a library's module that is not the
 // library (etcd's contrib/lock, etcdctl) is analysed like any application.
 func TestAppInLibraryModule(t *testing.T) {
-	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "go.etcd.io/etcd/contrib/lockuser")
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "go.etcd.io/etcd/contrib/lockuser", "github.com/go-co-op/gocron/v2/examples/fencelintcase")
+}
+
+// TestOldEtcdPaths: etcd's client imported as go.etcd.io/etcd/clientv3
+// (3.4) or github.com/coreos/etcd/clientv3 (3.3) is the same client.
+func TestOldEtcdPaths(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/etcd34")
+}
+
+// TestK8sObjects: client-go object writes (a CAS when the object carries
+// the resourceVersion read) and a Lease taken directly as a lock.
+func TestK8sObjects(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/k8sobjects", "unfencedwrite/crclient")
+}
+
+// TestCallbackFields: an application's own election config whose func
+// field is handed to client-go's OnStartedLeading is a callback field: a
+// function stored in it runs as leader, in its package and through facts.
+func TestCallbackFields(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/cbfield/election", "unfencedwrite/cbfield/app")
 }
 
 func TestRobust(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 )
 
 func TestBasic(t *testing.T) {
-	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/basic", "weaktoken/declared")
+	analysistest.Run(t, fencetest.TestData(t), weaktoken.Analyzer, "weaktoken/basic", "weaktoken/declared", "weaktoken/k8srv")
 }
 
 // TestDirectiveWrites: a //fencelint:write without token= never takes a

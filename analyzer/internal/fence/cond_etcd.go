@@ -21,7 +21,7 @@ func (e *engine) readEtcdCmp(c ssa.Value) (readCmp, bool) {
 	}
 	fn := calleeFunc(call.Common())
 	args := call.Common().Args
-	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != etcdPkg || len(args) != 3 {
+	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != etcdPkg || len(args) != 3 {
 		return readCmp{}, false
 	}
 	op, ok := constString(args[1])
@@ -32,7 +32,7 @@ func (e *engine) readEtcdCmp(c ssa.Value) (readCmp, bool) {
 	if !ok {
 		return readCmp{}, false
 	}
-	if tfn := calleeFunc(target.Common()); tfn == nil || tfn.Pkg() == nil || tfn.Pkg().Path() != etcdPkg {
+	if tfn := calleeFunc(target.Common()); tfn == nil || tfn.Pkg() == nil || rules.LibPath(tfn.Pkg().Path()) != etcdPkg {
 		return readCmp{}, false
 	}
 	o := e.originOf(args[2])

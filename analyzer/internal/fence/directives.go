@@ -288,6 +288,10 @@ func (e *engine) exportFacts() {
 		e.pass.ExportObjectFact(v, new(TokenFieldFact))
 		any = true
 	}
+	for v, f := range e.callbackFields {
+		e.pass.ExportObjectFact(v, f)
+		any = true
+	}
 	if e.exportDeclared() {
 		any = true
 	}

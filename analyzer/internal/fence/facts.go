@@ -156,6 +156,22 @@ type TokenFieldFact struct{}
 func (*TokenFieldFact) AFact()         {}
 func (*TokenFieldFact) String() string { return "token" }
 
+// CallbackFieldFact marks a func-typed struct field whose value a function
+// of the field's package registers as a lock callback (client-go's
+// OnStartedLeading) or forwards to another such field: an application's
+// own election config (RunConfig{OnStartedLeading: fn} handed to a
+// wrapper of leaderelection.RunOrDie). A function stored in it runs under
+// the lock, like one stored in the library's field.
+type CallbackFieldFact struct {
+	Lock    string
+	NoToken bool
+}
+
+func (*CallbackFieldFact) AFact() {}
+func (f *CallbackFieldFact) String() string {
+	return "callback field: " + f.Lock
+}
+
 // PackageFact marks a package that exports fencelint facts or declares a
 // lease type: importing it makes a package relevant.
 type PackageFact struct{}

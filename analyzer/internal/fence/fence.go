@@ -22,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "shared engine of fencelint: lock scopes, token flow, write conditions and facts",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Model)(nil)),
-	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact), new(LeaseTypeFact), new(ImplsFact)},
+	FactTypes:  []analysis.Fact{new(FuncFact), new(TokenFieldFact), new(PackageFact), new(LeaseTypeFact), new(ImplsFact), new(CallbackFieldFact)},
 }
 
 // allFuncs turns the per-function filter off (see selectDecls): an escape
@@ -133,6 +133,9 @@ type engine struct {
 	local       map[*types.Func]*FuncFact
 	imported    map[*types.Func]*FuncFact // facts of other packages' functions, nil if none
 	tokenFields map[*types.Var]bool
+	// callbackFields are this package's func fields whose value is
+	// registered as a lock callback (CallbackFieldFact).
+	callbackFields map[*types.Var]*CallbackFieldFact
 
 	// scopes of whole function bodies (lease/token parameters, callbacks,
 	// closures started in a scope), and of instructions after acquires
@@ -192,22 +195,23 @@ type engine struct {
 
 func newEngine(pass *analysis.Pass, model *Model) *engine {
 	return &engine{
-		pass:        pass,
-		model:       model,
-		local:       map[*types.Func]*FuncFact{},
-		imported:    map[*types.Func]*FuncFact{},
-		tokenFields: map[*types.Var]bool{},
-		bodyScope:   map[*ssa.Function]*Scope{},
-		instrScope:  map[ssa.Instruction]*Scope{},
-		tokenParams: map[*ssa.Parameter]string{},
-		closures:    map[*ssa.Function][]*ssa.MakeClosure{},
-		regions:     map[*ssa.Function][]*region{},
-		summaries:   map[*ssa.Function]*FuncFact{},
-		inSummary:   map[*ssa.Function]bool{},
-		memo:        map[ssa.Value]*origin{},
-		sql:         &sqlCache{},
-		sites:       map[*Write]writeSite{},
-		writeInstr:  map[*Write]ssa.Instruction{},
+		pass:           pass,
+		model:          model,
+		local:          map[*types.Func]*FuncFact{},
+		imported:       map[*types.Func]*FuncFact{},
+		tokenFields:    map[*types.Var]bool{},
+		callbackFields: map[*types.Var]*CallbackFieldFact{},
+		bodyScope:      map[*ssa.Function]*Scope{},
+		instrScope:     map[ssa.Instruction]*Scope{},
+		tokenParams:    map[*ssa.Parameter]string{},
+		closures:       map[*ssa.Function][]*ssa.MakeClosure{},
+		regions:        map[*ssa.Function][]*region{},
+		summaries:      map[*ssa.Function]*FuncFact{},
+		inSummary:      map[*ssa.Function]bool{},
+		memo:           map[ssa.Value]*origin{},
+		sql:            &sqlCache{},
+		sites:          map[*Write]writeSite{},
+		writeInstr:     map[*Write]ssa.Instruction{},
 	}
 }
 

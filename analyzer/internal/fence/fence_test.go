@@ -25,6 +25,7 @@ func TestFactsRoundTrip(t *testing.T) {
 		&fence.FuncFact{Callback: 2, LeaseArg: 1, TokenResult: -1},
 		&fence.FuncFact{NoReturn: true, Callback: -1, LeaseArg: -1, TokenResult: -1},
 		&fence.TokenFieldFact{},
+		&fence.CallbackFieldFact{Lock: "leader election (OnStartedLeading)", NoToken: true},
 		&fence.PackageFact{},
 	}
 	for _, f := range facts {

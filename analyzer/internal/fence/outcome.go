@@ -930,6 +930,11 @@ func (j *outcomeJudge) checkErr(err ssa.Value) {
 				continue
 			}
 			fn := calleeFunc(cc)
+			if fn != nil && len(cc.Args) == 1 && slices.Contains(j.decl.Predicates, rules.Key(fn)) {
+				// apierrors.IsConflict(err): true on the rejection.
+				j.judgeRejection(trueBranch(u), j.decl.Name, u.Pos())
+				return
+			}
 			if fn == nil || len(cc.Args) != 2 {
 				return // wrapping, any other function: handled
 			}
@@ -946,14 +951,56 @@ func (j *outcomeJudge) checkErr(err ssa.Value) {
 				}
 			}
 			return // errors.As, wrapping, any other function: handled
+		case *ssa.Return:
+			// Returned from a func a retrier runs again on the rejection
+			// (retry.RetryOnConflict(backoff, func() error { ...; return err })).
+			if at := j.retrierOf(u.Parent()); at.IsValid() {
+				j.set(k, rej, Retried)
+				j.out.Test = at
+			}
+			return // returned: handled by the caller
 		default:
-			return // returned, stored, sent, type-switched: handled
+			return // stored, sent, type-switched: handled
 		}
 	}
 	if logged {
 		j.out.Handling = Logged
 	}
 	// otherwise only compared with nil: the branch decides; not judged
+}
+
+// retrierOf returns the position of the call that hands fn, a function
+// literal, to one of the declared Retriers as the func it runs again
+// while it fails; NoPos when there is none.
+func (j *outcomeJudge) retrierOf(fn *ssa.Function) token.Pos {
+	parent := fn.Parent()
+	if len(j.decl.Retriers) == 0 || parent == nil {
+		return token.NoPos
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee := calleeFunc(call.Common())
+			if callee == nil {
+				continue
+			}
+			idx, ok := j.decl.Retriers[rules.Key(callee)]
+			if !ok || idx >= len(call.Common().Args) {
+				continue
+			}
+			arg := stripValue(call.Common().Args[idx])
+			if mc, ok := arg.(*ssa.MakeClosure); ok {
+				arg = mc.Fn
+			}
+			if arg == fn {
+				return call.Pos()
+			}
+		}
+	}
+	return token.NoPos
 }
 
 // sentinel: v loads one of the declared Sentinels (sql.ErrNoRows,

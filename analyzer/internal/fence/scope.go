@@ -310,7 +310,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r, source: "library: " + r.Func}, true
 	}
-	if _, ok := e.writeOf(fn); ok {
+	if w, ok := e.writeOf(fn); ok {
+		// A Kubernetes Lease whose holder is set to the caller (k8s.go).
+		if ai, ok := e.k8sLeaseClaim(call, w); ok {
+			return ai, true
+		}
 		// redigo's Do("SET", key, val, "NX", ...) on a lock's key.
 		if key, ok := e.redigoSetNX(call); ok {
 			if !e.isLockKeyVal(call, key) {
@@ -515,10 +519,16 @@ func (e *engine) findRegions(f *ssa.Function) {
 }
 
 // gocronTask: gocron.NewTask(fn, ...) in a package that configures a
-// distributed locker or elector runs fn under a lock that hands it no token.
+// distributed locker or elector runs fn under a lock that hands it no
+// token, and so does a locked event listener (gocron.AfterJobRuns(fn), ...:
+// rules.GocronLockedHooks), which gocron's executor calls under the same
+// lock as the task.
 func (e *engine) gocronTask(call *ssa.Call) {
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Name() != "NewTask" || fn.FullName() != rules.GocronTask || !e.usesGocronDistributed() {
+	if fn == nil || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.GocronPkg {
+		return
+	}
+	if name := rules.Key(fn); name != rules.GocronTask && !rules.GocronLockedHooks[name] || !e.usesGocronDistributed() {
 		return
 	}
 	ps := params(call.Common())
@@ -551,14 +561,73 @@ func (e *engine) callbackStore(f *ssa.Function, s *ssa.Store) {
 		return
 	}
 	st, ok := derefStruct(fa.X.Type())
-	if !ok || !rules.IsCallbackField(fa.X.Type(), st.Field(fa.Field)) {
+	if !ok {
 		return
 	}
-	scope := &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true, Source: "library: client-go leader election"}
+	var scope *Scope
+	if rules.IsCallbackField(fa.X.Type(), st.Field(fa.Field)) {
+		scope = &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: "leader election (OnStartedLeading)", NoToken: true, Source: "library: client-go leader election"}
+	} else if cf := e.callbackFieldOf(st.Field(fa.Field)); cf != nil {
+		field := st.Field(fa.Field)
+		scope = &Scope{Kind: ScopeLeading, Pos: s.Pos(), Lock: cf.Lock, NoToken: cf.NoToken,
+			Source: "callback field " + rules.TypeKey(fa.X.Type()) + "." + field.Name() + ", registered as a lock callback"}
+	} else {
+		return
+	}
 	if fn := funcOf(s.Val); fn != nil && e.bodyScope[fn] == nil {
 		e.bodyScope[fn] = scope
 	}
 	e.forwardsCallback(f, s.Val, scope)
+}
+
+// recordCallbackField marks field i of the struct t (a named type of this
+// package) as a callback field: its value is registered as the callback
+// of scope's lock.
+func (e *engine) recordCallbackField(t types.Type, i int, scope *Scope) {
+	st, ok := derefStruct(t)
+	if !ok || i >= st.NumFields() {
+		return
+	}
+	field := st.Field(i)
+	if _, isFunc := field.Type().Underlying().(*types.Signature); !isFunc || field.Pkg() != e.pass.Pkg {
+		return
+	}
+	if n := namedOfType(t); n == nil || n.Obj().Pkg() != e.pass.Pkg {
+		return
+	}
+	if e.callbackFields[field] != nil {
+		return
+	}
+	e.callbackFields[field] = &CallbackFieldFact{Lock: scope.Lock, NoToken: scope.NoToken}
+	e.wrappers++ // a new callback: callers scanned before must be scanned again
+}
+
+// callbackFieldOf returns what is known of field as a callback field: of
+// this package, or from another package's fact.
+func (e *engine) callbackFieldOf(field *types.Var) *CallbackFieldFact {
+	if cf := e.callbackFields[field]; cf != nil {
+		return cf
+	}
+	if field.Pkg() == nil || field.Pkg() == e.pass.Pkg {
+		return nil
+	}
+	if _, isFunc := field.Type().Underlying().(*types.Signature); !isFunc {
+		return nil
+	}
+	cf := new(CallbackFieldFact)
+	if e.pass.ImportObjectFact(field, cf) {
+		return cf
+	}
+	return nil
+}
+
+// namedOfType strips one pointer down to a named type.
+func namedOfType(t types.Type) *types.Named {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
 }
 
 // forwardsCallback makes f a with-lock helper when the function it
@@ -567,6 +636,19 @@ func (e *engine) callbackStore(f *ssa.Function, s *ssa.Store) {
 // func runElection(ctx, lock, run func(context.Context)). Callers' callbacks
 // then run under the lock (the same fact an acquire-based helper gets).
 func (e *engine) forwardsCallback(f *ssa.Function, cb ssa.Value, scope *Scope) {
+	switch v := stripValue(cb).(type) {
+	case *ssa.UnOp:
+		// OnStartedLeading: run.OnStartedLeading, a func field of this
+		// package's own config struct: a function stored in that field
+		// runs under the lock too (CallbackFieldFact).
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			e.recordCallbackField(fa.X.Type(), fa.Field, scope)
+		}
+		return
+	case *ssa.Field:
+		e.recordCallbackField(v.X.Type(), v.Field, scope)
+		return
+	}
 	fn, ok := f.Object().(*types.Func)
 	if !ok || f.Parent() != nil {
 		return
@@ -894,6 +976,12 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 	switch {
 	case ai.lease != nil:
 		return "the " + ai.lease.minted + " its claim RETURNs"
+	case ai.libRule != nil && ai.libRule.Token != "" && ai.libRule.LockResult:
+		// l, err := Obtain(...): the lock is the result, named as assigned.
+		if name := e.assignedName(call, 0); name != "" {
+			return name + ai.libRule.Token
+		}
+		return "the " + strings.TrimPrefix(ai.libRule.Token, ".") + " of the " + ai.libRule.Lock
 	case ai.libRule != nil && ai.libRule.Token != "":
 		return recv + ai.libRule.Token
 	case ai.leaseT != nil:
@@ -1474,6 +1562,15 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	for _, instr := range ordered {
 		c, ok := instr.(*ssa.Call)
 		if !ok {
+			continue
+		}
+		// m.callbacks.OnStartedLeading(ctx): a func field of this
+		// package's config struct called under the lock is a callback
+		// field (kube-vip's etcd election).
+		if ld, ok := c.Common().Value.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+				e.recordCallbackField(fa.X.Type(), fa.Field, r.scope)
+			}
 			continue
 		}
 		p, ok := c.Common().Value.(*ssa.Parameter)

@@ -159,7 +159,7 @@ func (e *engine) etcdOptionsOf(v ssa.Value) ([]EtcdOption, bool) {
 	for _, x := range vals {
 		var o EtcdOption
 		if call, ok := stripValue(x).(*ssa.Call); ok {
-			if fn := calleeFunc(call.Common()); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == rules.EtcdClientPkg {
+			if fn := calleeFunc(call.Common()); fn != nil && fn.Pkg() != nil && rules.LibPath(fn.Pkg().Path()) == rules.EtcdClientPkg {
 				o.Name = fn.Name()
 				if args := call.Common().Args; len(args) == 1 {
 					o.Arg = e.argOf(args[0])
@@ -179,7 +179,7 @@ func concurrencyCall(v ssa.Value) string {
 		return ""
 	}
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdConcurrencyPkg {
+	if fn == nil || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdConcurrencyPkg {
 		return ""
 	}
 	return fn.Name()
@@ -228,7 +228,7 @@ func (e *engine) etcdCmpOf(c ssa.Value) EtcdCmp {
 	}
 	fn := calleeFunc(call.Common())
 	args := call.Common().Args
-	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg || len(args) != 3 {
+	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg || len(args) != 3 {
 		return EtcdCmp{Unread: true}
 	}
 	target, ok := stripValue(args[0]).(*ssa.Call)
@@ -236,7 +236,7 @@ func (e *engine) etcdCmpOf(c ssa.Value) EtcdCmp {
 		return EtcdCmp{Unread: true}
 	}
 	tfn := calleeFunc(target.Common())
-	if tfn == nil || tfn.Pkg() == nil || tfn.Pkg().Path() != rules.EtcdClientPkg || len(target.Common().Args) != 1 {
+	if tfn == nil || tfn.Pkg() == nil || rules.LibPath(tfn.Pkg().Path()) != rules.EtcdClientPkg || len(target.Common().Args) != 1 {
 		return EtcdCmp{Unread: true}
 	}
 	op, ok := constString(args[1])
@@ -258,7 +258,7 @@ func (e *engine) etcdOpOf(v ssa.Value) EtcdOp {
 		return EtcdOp{}
 	}
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg {
+	if fn == nil || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg {
 		return EtcdOp{}
 	}
 	args := call.Common().Args

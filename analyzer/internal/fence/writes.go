@@ -266,8 +266,8 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		return &eval{}
 	}
 	if w, ok := e.writeOf(fn); ok {
-		if e.isBookkeeping(f, instr, cc, w) {
-			return &eval{}
+		if e.isBookkeeping(f, instr, cc, w) || isLeaseObjectWrite(cc, w) {
+			return &eval{} // a Kubernetes Lease's writes are its lock's own (k8s.go)
 		}
 		ev := e.evalRule(cc, w)
 		ev.store = w.Store
@@ -344,7 +344,7 @@ func (e *engine) lockLeaseOption(f *ssa.Function, s *Scope, cc *ssa.CallCommon) 
 			continue
 		}
 		fn := calleeFunc(call.Common())
-		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg || len(call.Common().Args) != 1 {
+		if fn == nil || fn.Name() != "WithLease" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg || len(call.Common().Args) != 1 {
 			continue
 		}
 		lease, ok := stripValue(call.Common().Args[0]).(*ssa.Call)
@@ -387,29 +387,30 @@ var writeReaders map[rules.WriteKind]func(*engine, *ssa.CallCommon, *rules.Write
 
 func init() {
 	writeReaders = map[rules.WriteKind]func(*engine, *ssa.CallCommon, *rules.Write) *eval{
-		rules.SQLWrite:       (*engine).evalSQL,
-		rules.SQLStmtWrite:   (*engine).evalSQL,
-		rules.DynamoWrite:    (*engine).evalDynamo,
-		rules.DynamoTransact: (*engine).evalDynamoTransact,
-		rules.S3Write:        (*engine).evalS3,
-		rules.KVBlind:        (*engine).evalBlind,
-		rules.EtcdTxnCommit:  func(e *engine, cc *ssa.CallCommon, _ *rules.Write) *eval { return e.evalEtcdTxn(cc) },
-		rules.RedisScript:    (*engine).evalRedisScript,
-		rules.ZKVersioned:    (*engine).evalVersioned,
-		rules.ZKMulti:        (*engine).evalCheckedBatch,
-		rules.Conditional:    func(*engine, *ssa.CallCommon, *rules.Write) *eval { return &eval{isWrite: true, verdict: Fenced} },
-		rules.ConsulTxn:      (*engine).evalConsulTxn,
-		rules.GormChain:      (*engine).evalGorm,
-		rules.GormSave:       (*engine).evalGorm,
-		rules.GormCreate:     (*engine).evalGorm,
-		rules.GCSWrite:       func(e *engine, cc *ssa.CallCommon, _ *rules.Write) *eval { return e.evalGCS(cc) },
-		rules.AzureWrite:     (*engine).evalAzure,
-		rules.RedigoDo:       (*engine).evalRedigoDo,
-		rules.RedigoScript:   (*engine).evalRedigoScript,
-		rules.CQLQuery:       (*engine).evalCQLQuery,
-		rules.CQLBatch:       (*engine).evalCQLBatch,
-		rules.MongoWrite:     (*engine).evalMongo,
-		rules.MongoBulk:      (*engine).evalMongoBulk,
+		rules.SQLWrite:        (*engine).evalSQL,
+		rules.SQLStmtWrite:    (*engine).evalSQL,
+		rules.DynamoWrite:     (*engine).evalDynamo,
+		rules.DynamoTransact:  (*engine).evalDynamoTransact,
+		rules.S3Write:         (*engine).evalS3,
+		rules.KVBlind:         (*engine).evalBlind,
+		rules.EtcdTxnCommit:   func(e *engine, cc *ssa.CallCommon, _ *rules.Write) *eval { return e.evalEtcdTxn(cc) },
+		rules.RedisScript:     (*engine).evalRedisScript,
+		rules.ZKVersioned:     (*engine).evalVersioned,
+		rules.ZKMulti:         (*engine).evalCheckedBatch,
+		rules.Conditional:     func(*engine, *ssa.CallCommon, *rules.Write) *eval { return &eval{isWrite: true, verdict: Fenced} },
+		rules.ConsulTxn:       (*engine).evalConsulTxn,
+		rules.GormChain:       (*engine).evalGorm,
+		rules.GormSave:        (*engine).evalGorm,
+		rules.GormCreate:      (*engine).evalGorm,
+		rules.GCSWrite:        func(e *engine, cc *ssa.CallCommon, _ *rules.Write) *eval { return e.evalGCS(cc) },
+		rules.AzureWrite:      (*engine).evalAzure,
+		rules.RedigoDo:        (*engine).evalRedigoDo,
+		rules.RedigoScript:    (*engine).evalRedigoScript,
+		rules.CQLQuery:        (*engine).evalCQLQuery,
+		rules.CQLBatch:        (*engine).evalCQLBatch,
+		rules.MongoWrite:      (*engine).evalMongo,
+		rules.MongoBulk:       (*engine).evalMongoBulk,
+		rules.ObjectVersioned: (*engine).evalObjectVersion,
 	}
 }
 
@@ -806,7 +807,7 @@ func onlyConstants(cmps []ssa.Value) bool {
 		}
 		fn := calleeFunc(call.Common())
 		args := call.Common().Args
-		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg || len(args) != 3 {
+		if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg || len(args) != 3 {
 			return false
 		}
 		if _, ok := stripValue(args[2]).(*ssa.Const); !ok {
@@ -854,7 +855,7 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || fn.Pkg().Path() != rules.EtcdClientPkg {
+	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg {
 		return false
 	}
 	args := call.Common().Args
@@ -866,7 +867,7 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		return false
 	}
 	tfn := calleeFunc(target.Common())
-	if tfn == nil || tfn.Pkg() == nil || tfn.Pkg().Path() != rules.EtcdClientPkg {
+	if tfn == nil || tfn.Pkg() == nil || rules.LibPath(tfn.Pkg().Path()) != rules.EtcdClientPkg {
 		return false
 	}
 	switch tfn.Name() {
@@ -926,7 +927,7 @@ func isLockKeyCall(v ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(call.Common())
-	return fn != nil && fn.Name() == "Key" && fn.Pkg() != nil && fn.Pkg().Path() == rules.EtcdConcurrencyPkg
+	return fn != nil && fn.Name() == "Key" && fn.Pkg() != nil && rules.LibPath(fn.Pkg().Path()) == rules.EtcdConcurrencyPkg
 }
 
 // isLockKeyField reports whether every store to the field of fa in this

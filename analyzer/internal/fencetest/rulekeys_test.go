@@ -67,7 +67,7 @@ func TestRuleKeysResolve(t *testing.T) {
 	// Packages no stub declares are resolved against the real modules.
 	var missing []string
 	for _, p := range refPackages(refs) {
-		if !u.pkgs[p] {
+		if !u.pkgs[p] && !u.keyPkgs[p] {
 			missing = append(missing, p)
 		}
 	}
@@ -357,6 +357,14 @@ func writeArgsOf(w rules.Write, q, a, in, k, v argRef, unread func(...argRef) []
 		return append([]argRef{k, rf}, unread(q, a, in, v)...)
 	case rules.ZKVersioned:
 		return append([]argRef{k, v}, unread(q, a, in)...)
+	case rules.ObjectVersioned:
+		// The object (a pointer to a struct), or a Patch's []byte body;
+		// KeyArg is the name a Patch targets.
+		in.want = argAny
+		if w.KeyArg == -1 {
+			k.want = argOptional
+		}
+		return append([]argRef{in, k}, unread(q, a, v)...)
 	}
 	// EtcdTxnCommit, ZKMulti, Conditional, GormSave, GormCreate, GCSWrite,
 	// CQLQuery (its statement is the Session.Query's) read no index.
@@ -368,6 +376,15 @@ func integerField(f *types.Var) string {
 		return fmt.Sprintf("is %s, not an integer", typeString(f.Type()))
 	}
 	return ""
+}
+
+// weakTokenField accepts the field of a weak token: an integer, or a
+// string (an opaque or random value, such as a resourceVersion).
+func weakTokenField(f *types.Var) string {
+	if b, ok := f.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		return ""
+	}
+	return integerField(f)
 }
 
 func funcField(f *types.Var) string {
@@ -394,6 +411,12 @@ func ruleRefs() []ruleRef {
 			if o.ErrCode != nil {
 				add(ruleRef{table: lib.Name + " Outcome.ErrCode", kind: refFunc, key: "(" + o.ErrCode.Type + ")." + o.ErrCode.Method})
 			}
+			for _, p := range o.Predicates {
+				add(ruleRef{table: lib.Name + " Outcome.Predicates", kind: refFunc, key: p, use: true})
+			}
+			for r, i := range o.Retriers {
+				add(ruleRef{table: lib.Name + " Outcome.Retriers", kind: refFunc, key: r, args: []argRef{{"func index", i, argAny}}, use: true})
+			}
 		}
 		for _, a := range lib.Acquires {
 			r := ruleRef{table: lib.Name + " Acquires", kind: refFunc, key: a.Func, use: true}
@@ -413,7 +436,11 @@ func ruleRefs() []ruleRef {
 				add(ruleRef{table: lib.Name + " Tokens", kind: refFunc, key: tk.Func, use: true})
 			}
 			if tk.Field != "" {
-				add(ruleRef{table: lib.Name + " Tokens", kind: refField, key: tk.Field, field: integerField, use: true})
+				check := integerField
+				if tk.Weak != rules.NotWeak {
+					check = weakTokenField // an opaque string can be a weak token
+				}
+				add(ruleRef{table: lib.Name + " Tokens", kind: refField, key: tk.Field, field: check, use: true})
 			}
 		}
 		for _, w := range lib.Writes {
@@ -514,6 +541,19 @@ func ruleRefs() []ruleRef {
 		_ = part
 		add(ruleRef{use: true, table: "rules.MongoModelSetters", kind: refFunc, key: "(*" + rules.MongoModels + "." + model + ")." + m})
 	}
+	for k, i := range rules.K8sObjectFills {
+		add(ruleRef{use: true, table: "rules.K8sObjectFills", kind: refFunc, key: k, args: []argRef{{"object index", i, argAny}}})
+	}
+	for k := range rules.K8sPatchBuilders {
+		add(ruleRef{use: true, table: "rules.K8sPatchBuilders", kind: refFunc, key: k})
+	}
+	add(ruleRef{use: true, table: "rules.K8sOptimisticLock", kind: refType, key: rules.K8sOptimisticLock})
+	add(ruleRef{table: "rules.K8sObjectMetaType", kind: refType, key: rules.K8sObjectMetaType})
+	add(ruleRef{table: "rules.K8sLeaseLock", kind: refType, key: rules.K8sLeaseLock.Type})
+	add(ruleRef{table: "rules.K8sLeaseLock", kind: refField, key: rules.K8sLeaseLock.HolderType + "." + rules.K8sLeaseLock.HolderField})
+	for k := range rules.GocronLockedHooks {
+		add(ruleRef{use: true, table: "rules.GocronLockedHooks", kind: refFunc, key: k})
+	}
 	// apipkgs.go: the types and functions the engine's readers compare with.
 	for _, k := range []string{rules.EtcdSession, rules.GormLocking, rules.GormReturning, rules.ContextType} {
 		add(ruleRef{table: "rules (apipkgs.go)", kind: refType, key: k})
@@ -581,19 +621,23 @@ func firstElem(path string) string {
 
 // A universe is the declarations of a set of packages, by rule key.
 type universe struct {
-	pkgs   map[string]bool
-	real   map[string]bool // packages loaded from the real modules
-	funcs  map[string][]*types.Func
-	types  map[string]*types.TypeName
-	fields map[string]*types.Var
-	owner  map[*types.Var]string // field -> "pkgpath.Type.Field"
-	consts map[string][]*types.Const
-	vars   map[string]*types.Var
+	pkgs map[string]bool
+	// keyPkgs are the packages keys name that no loaded package is: a
+	// family key's (k8s.io/client-go/kubernetes/typed) or an old path's
+	// new one, provided by the packages that declare its members.
+	keyPkgs map[string]bool
+	real    map[string]bool // packages loaded from the real modules
+	funcs   map[string][]*types.Func
+	types   map[string]*types.TypeName
+	fields  map[string]*types.Var
+	owner   map[*types.Var]string // field -> "pkgpath.Type.Field"
+	consts  map[string][]*types.Const
+	vars    map[string]*types.Var
 }
 
 func newUniverse() *universe {
 	return &universe{
-		pkgs: map[string]bool{}, real: map[string]bool{}, funcs: map[string][]*types.Func{},
+		pkgs: map[string]bool{}, keyPkgs: map[string]bool{}, real: map[string]bool{}, funcs: map[string][]*types.Func{},
 		types: map[string]*types.TypeName{}, fields: map[string]*types.Var{},
 		owner: map[*types.Var]string{}, consts: map[string][]*types.Const{},
 		vars: map[string]*types.Var{},
@@ -613,6 +657,12 @@ func (u *universe) add(pkg *types.Package, from string) {
 		k := rules.Key(fn)
 		if !slices.Contains(u.funcs[k], fn) {
 			u.funcs[k] = append(u.funcs[k], fn)
+		}
+		// A family key names a package of its own (client-go's typed
+		// clients are keyed under k8s.io/client-go/kubernetes/typed):
+		// the package declaring a member of the family provides it.
+		if kp := keyPackage(refFunc, k); kp != pkg.Path() {
+			u.keyPkgs[kp] = true
 		}
 	}
 	scope := pkg.Scope()
@@ -780,7 +830,7 @@ func notFound(r ruleRef, u *universe) string {
 	if u.real[pkg] {
 		src = "real module"
 	}
-	if !u.pkgs[pkg] {
+	if !u.pkgs[pkg] && !u.keyPkgs[pkg] {
 		return fmt.Sprintf("package %s is in neither the stubs nor testdata/realapi", pkg)
 	}
 	switch r.kind {

@@ -9,6 +9,8 @@ package gocron
 import (
 	"context"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 type Elector interface {
@@ -38,6 +40,34 @@ func DurationJob(duration time.Duration) JobDefinition { panic("stub") }
 type JobOption func(*internalJob, time.Time) error
 
 func WithDistributedJobLocker(locker Locker) JobOption { panic("stub") }
+
+func WithEventListeners(eventListeners ...EventListener) JobOption { panic("stub") }
+
+type EventListener func(*internalJob) error
+
+func BeforeJobRuns(eventListenerFunc func(jobID uuid.UUID, jobName string)) EventListener {
+	panic("stub")
+}
+
+func BeforeJobRunsSkipIfBeforeFuncErrors(eventListenerFunc func(jobID uuid.UUID, jobName string) error) EventListener {
+	panic("stub")
+}
+
+func AfterJobRuns(eventListenerFunc func(jobID uuid.UUID, jobName string)) EventListener {
+	panic("stub")
+}
+
+func AfterJobRunsWithError(eventListenerFunc func(jobID uuid.UUID, jobName string, err error)) EventListener {
+	panic("stub")
+}
+
+func AfterJobRunsWithPanic(eventListenerFunc func(jobID uuid.UUID, jobName string, recoverData any)) EventListener {
+	panic("stub")
+}
+
+func AfterLockError(eventListenerFunc func(jobID uuid.UUID, jobName string, err error)) EventListener {
+	panic("stub")
+}
 
 type Job interface{}
 

@@ -8,15 +8,23 @@ package v1
 
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 type Lease struct {
+	v1.TypeMeta
 	v1.ObjectMeta
 	Spec LeaseSpec
 }
 
+func (in *Lease) DeepCopy() *Lease { panic("stub") }
+
+func (in *Lease) DeepCopyObject() runtime.Object { panic("stub") }
+
 type LeaseSpec struct {
 	HolderIdentity       *string
 	LeaseDurationSeconds *int32
+	AcquireTime          *v1.MicroTime
+	RenewTime            *v1.MicroTime
 	LeaseTransitions     *int32
 }

@@ -6,7 +6,77 @@
 // analyzer/internal/fencetest.
 package v1
 
-type ObjectMeta struct {
-	Name      string
-	Namespace string
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+type Object interface {
+	GetResourceVersion() string
+	SetResourceVersion(version string)
 }
+
+type MicroTime struct {
+	time.Time
+}
+
+func (t *MicroTime) IsZero() bool { panic("stub") }
+
+func (t *MicroTime) Before(u *MicroTime) bool { panic("stub") }
+
+func (t *MicroTime) Equal(u *MicroTime) bool { panic("stub") }
+
+func (t *MicroTime) UnmarshalJSON(b []byte) error { panic("stub") }
+
+func (t MicroTime) MarshalJSON() ([]byte, error) { panic("stub") }
+
+func NowMicro() MicroTime { panic("stub") }
+
+type Time struct{}
+
+func Now() Time { panic("stub") }
+
+type TypeMeta struct{}
+
+func (obj *TypeMeta) GetObjectKind() schema.ObjectKind { panic("stub") }
+
+type ObjectMeta struct {
+	Name            string
+	Namespace       string
+	ResourceVersion string
+}
+
+func (meta *ObjectMeta) GetResourceVersion() string { panic("stub") }
+
+func (meta *ObjectMeta) SetResourceVersion(version string) { panic("stub") }
+
+type GetOptions struct {
+	TypeMeta
+}
+
+func (in *GetOptions) DeepCopyObject() runtime.Object { panic("stub") }
+
+type CreateOptions struct {
+	TypeMeta
+}
+
+func (in *CreateOptions) DeepCopyObject() runtime.Object { panic("stub") }
+
+type PatchOptions struct {
+	TypeMeta
+}
+
+func (in *PatchOptions) DeepCopyObject() runtime.Object { panic("stub") }
+
+type ApplyOptions struct {
+	Force        bool
+	FieldManager string
+}
+
+type UpdateOptions struct {
+	TypeMeta
+}
+
+func (in *UpdateOptions) DeepCopyObject() runtime.Object { panic("stub") }
