@@ -33,3 +33,9 @@ func TestReceiverLock(t *testing.T) {
 func TestVendoredLibraries(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/vendored", "unfencedwrite/godeps")
 }
+
+// TestSprintfSQL: SQL built by fmt.Sprintf from a constant format that
+// fills in names is read like constant SQL; a formatted value is not.
+func TestSprintfSQL(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/sprintfsql")
+}

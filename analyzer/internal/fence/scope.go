@@ -27,6 +27,10 @@ type region struct {
 	// own bookkeeping.
 	key      ssa.Value
 	keyConst string
+	// storeKey is the key a library lock stores itself under when only
+	// the acquire names it (rules.Acquire.StoreKeyArg): writes to it are
+	// the lock's, but releases are not matched by it.
+	storeKey ssa.Value
 }
 
 type span struct{ from, to int }
@@ -707,6 +711,11 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 		r.key = ai.keyVal
 		r.keyConst, _ = constString(r.key)
 	}
+	if ai.libRule != nil && ai.libRule.StoreKeyArg > 0 {
+		if ps := params(call.Common()); ai.libRule.StoreKeyArg < len(ps) {
+			r.storeKey = ps[ai.libRule.StoreKeyArg]
+		}
+	}
 	fails := e.failValues(call, ai)
 
 	type item struct {
@@ -1349,7 +1358,7 @@ func advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact boo
 	if w.QueryArg >= len(ps) {
 		return false, false, false
 	}
-	q, ok := constString(ps[w.QueryArg])
+	q, ok := lockSQLText(ps[w.QueryArg])
 	if !ok {
 		return false, false, false
 	}

@@ -342,6 +342,13 @@ func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.C
 		if r.key != nil && e.sameKey(r, cc) {
 			return true
 		}
+		if r.storeKey != nil {
+			probe := &region{key: r.storeKey}
+			probe.keyConst, _ = constString(r.storeKey)
+			if e.sameKey(probe, cc) {
+				return true
+			}
+		}
 	}
 	// A deferred Del of a SET NX key released outside any region (the
 	// region opened in this function and the key matches) is covered
@@ -1272,7 +1279,7 @@ func (e *engine) writesAnywhere(f *ssa.Function) bool {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if (w.Kind == rules.SQLWrite) && w.QueryArg >= 0 && w.QueryArg < len(ps) {
-				if q, ok := constString(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
+				if q, ok := sqlText(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
 					return
 				}
 			}
