@@ -118,3 +118,9 @@ func TestReleaseShapes(t *testing.T) {
 func TestLeaseFixtures(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasefixture")
 }
+
+// TestLuaConstArgv: a script comparing only an ARGV bound to a constant
+// is unfenced; one comparing an untraceable value stays unknown.
+func TestLuaConstArgv(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/luaconst")
+}
