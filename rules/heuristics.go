@@ -349,3 +349,25 @@ func IsLeaseConstructorName(name string) bool {
 }
 
 func isLowerStart(s string) bool { return s != "" && s[0] >= 'a' && s[0] <= 'z' }
+
+// acquireVerbs start the names of functions that take a lock whatever
+// follows (acquireLease, TryLockShard, obtainMutex); "lock" starts one only
+// as the whole word or before With/Context (lock, Lock, lockWithFile):
+// lockPath, lockFile and lockInfo name the lock's data.
+var acquireVerbs = []string{"acquire", "tryacquire", "trylock", "obtain"}
+
+// IsAcquireName reports whether a function or method name says it takes a
+// lock.
+func IsAcquireName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, p := range acquireVerbs {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	if !strings.HasPrefix(lower, "lock") {
+		return false
+	}
+	rest := name[len("lock"):]
+	return rest == "" || strings.HasPrefix(rest, "With") || strings.HasPrefix(rest, "Context") || strings.HasPrefix(rest, "Ctx")
+}

@@ -60,3 +60,16 @@ func TestIsLeaseConstructorName(t *testing.T) {
 		}
 	}
 }
+
+func TestIsAcquireName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Lock": true, "lock": true, "lockWithFile": true, "LockContext": true, "TryLock": true,
+		"acquireItemLock": true, "AcquireLease": true, "obtain": true,
+		"lockPath": false, "lockFile": false, "lockInfo": false, "getLockInfo": false,
+		"Unlock": false, "Locker": false, "putLockInfo": false, "Put": false,
+	} {
+		if got := IsAcquireName(name); got != want {
+			t.Errorf("IsAcquireName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

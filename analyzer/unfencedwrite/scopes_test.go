@@ -39,3 +39,10 @@ func TestVendoredLibraries(t *testing.T) {
 func TestSprintfSQL(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/sprintfsql")
 }
+
+// TestCreateIfAbsentLocks: a create-if-absent write in a function named
+// like an acquire takes a lock (S3 lock object, DynamoDB lock item, GCS
+// lock object); a Lock/Unlock pair makes the type its holder.
+func TestCreateIfAbsentLocks(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/createlock")
+}

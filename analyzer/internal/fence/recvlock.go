@@ -20,7 +20,8 @@ import (
 //
 // Kept narrow for precision: the acquiring method must return with the
 // lock held on some path (no deferred release) and store into the
-// receiver inside the region; methods that take or release a lock
+// receiver inside the region, or be the type's Lock beside its Unlock
+// (lockUnlockPair); methods that take or release a lock
 // themselves, lock-named methods, and methods already in a scope are
 // left alone. Token values the acquiring method stores into the
 // receiver's fields are tokens when the other methods read them back.
@@ -137,6 +138,9 @@ func (e *engine) keptInReceiver(f *ssa.Function, r *region, recv *ssa.Parameter)
 	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil {
 		return true
 	}
+	if lockUnlockPair(f) {
+		return true
+	}
 	for _, instr := range r.instrs(f) {
 		if st, ok := instr.(*ssa.Store); ok && isRecvField(st.Addr, recv) != nil {
 			return true
@@ -188,4 +192,34 @@ func (e *engine) runsUnderReceiverLock(g *ssa.Function) bool {
 // release on each path a region of scope s.
 func (e *engine) receiverRegion(g *ssa.Function, s *Scope) {
 	e.regionFromEntry(g, s, nil, func(_ *region, c *ssa.Call) bool { return e.isReleaseCall(c.Common()) })
+}
+
+// lockUnlockPair: f is an exported acquire-named method (Lock, TryLock,
+// Acquire) of a type that also has an Unlock or Release method. Such a
+// type is the lock's holder even when it keeps nothing: its caller takes the lock through it and gives it back through it
+// (terraform's statemgr.Locker clients return the lock's ID from
+// Lock(info) and take it back in Unlock(id)), so its other methods are
+// what the holder calls in between.
+func lockUnlockPair(f *ssa.Function) bool {
+	fn, ok := f.Object().(*types.Func)
+	if !ok || !fn.Exported() || !rules.IsAcquireName(fn.Name()) {
+		return false
+	}
+	recv := f.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for i := 0; i < ms.Len(); i++ {
+		// Unlock or Release, not Close: a client with a Close and a
+		// lock method is a client, not a holder.
+		if name := ms.At(i).Obj().Name(); name == "Unlock" || name == "Release" {
+			return true
+		}
+	}
+	return false
 }

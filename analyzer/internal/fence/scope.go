@@ -311,7 +311,7 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r, source: "library: " + r.Func}, true
 	}
-	if _, ok := e.writeOf(fn); ok {
+	if w, ok := e.writeOf(fn); ok {
 		// redigo's Do("SET", key, val, "NX", ...) on a lock's key.
 		if key, ok := e.redigoSetNX(call); ok {
 			if !e.isLockKeyVal(call, key) {
@@ -325,6 +325,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if acquire, _, _ := advisorySQL(fn, cc); acquire {
 			return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
 				advisory: true, session: sqlSession(cc), source: "SQL: PostgreSQL advisory lock function"}, true
+		}
+		// lockWithFile's PutObject with IfNoneMatch "*" (createlock.go).
+		if lock, ok := e.createIfAbsentLock(call, w); ok {
+			return acquireInfo{success: successOf(fn), lock: lock, noToken: true, keyArg: -1,
+				source: "heuristic: create-if-absent write in a function named like an acquire"}, true
 		}
 		return acquireInfo{}, false
 	}

@@ -1,0 +1,155 @@
+// Package createlock exercises locks taken by a create-if-absent write in
+// a function named like an acquire (issue 13 item 4): an S3 lock object
+// (IfNoneMatch "*"), a DynamoDB lock item (attribute_not_exists), a GCS
+// lock object (DoesNotExist), the shape of terraform's S3 and GCS
+// remote-state clients, whose Lock() returns the lock's ID and whose Put()
+// writes the state with no fence.
+package createlock
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strconv"
+
+	"cloud.google.com/go/storage"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// S3State keeps the state in S3 and locks it with a lock object.
+type S3State struct {
+	S3     *s3.Client
+	Bucket string
+	Path   string
+}
+
+func (c *S3State) Lock(ctx context.Context, id string) (string, error) {
+	if err := c.lockWithFile(ctx, id); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+func (c *S3State) lockWithFile(ctx context.Context, id string) error {
+	_, err := c.S3.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:      aws.String(c.Bucket),
+		Key:         aws.String(c.Path + ".lock"),
+		Body:        bytes.NewReader([]byte(id)),
+		IfNoneMatch: aws.String("*"),
+	})
+	return err
+}
+
+func (c *S3State) Unlock(ctx context.Context, id string) error {
+	_, err := c.S3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(c.Bucket), Key: aws.String(c.Path + ".lock")})
+	return err
+}
+
+func (c *S3State) Put(ctx context.Context, data []byte) error {
+	_, err := c.S3.PutObject(ctx, &s3.PutObjectInput{ // want `S3 write via c.S3.PutObject under the S3 lock object created by lockWithFile held in the S3State by Lock is not fenced: it has no IfMatch/IfNoneMatch precondition`
+		Bucket: aws.String(c.Bucket),
+		Key:    aws.String(c.Path),
+		Body:   bytes.NewReader(data),
+	})
+	return err
+}
+
+// PutIfMatch writes only over the version it read: ok.
+func (c *S3State) PutIfMatch(ctx context.Context, data []byte, etag string) error {
+	_, err := c.S3.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:  aws.String(c.Bucket),
+		Key:     aws.String(c.Path),
+		Body:    bytes.NewReader(data),
+		IfMatch: aws.String(etag),
+	})
+	return err
+}
+
+// saveReportOnce creates a report that must not exist yet and then writes
+// an index: a create-only write in a function not named like an acquire
+// takes no lock, so the index write is in no scope.
+func saveReportOnce(ctx context.Context, c *s3.Client, name string, body []byte) error {
+	if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("reports"), Key: aws.String(name), Body: bytes.NewReader(body), IfNoneMatch: aws.String("*")}); err != nil {
+		return err
+	}
+	// ok: no lock is held here
+	_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("reports"), Key: aws.String("index"), Body: bytes.NewReader([]byte(name))})
+	return err
+}
+
+// acquireItemLock takes a DynamoDB lock item.
+func acquireItemLock(ctx context.Context, db *dynamodb.Client, name string) error {
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:           aws.String("locks"),
+		Item:                map[string]types.AttributeValue{"LockID": &types.AttributeValueMemberS{Value: name}},
+		ConditionExpression: aws.String("attribute_not_exists(LockID)"),
+	})
+	return err
+}
+
+func runUnderItemLock(ctx context.Context, db *dynamodb.Client, job string) error {
+	if err := acquireItemLock(ctx, db, job); err != nil {
+		return err
+	}
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{ // want `DynamoDB write via db.PutItem to jobs under the DynamoDB lock object created by acquireItemLock is not fenced: it has no ConditionExpression`
+		TableName: aws.String("jobs"),
+		Item:      map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: job}},
+	})
+	return err
+}
+
+// createUser creates an item that must not exist yet, then writes an
+// audit item: not a lock (its name says no acquire), so no scope.
+func createUser(ctx context.Context, db *dynamodb.Client, id string) error {
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:           aws.String("users"),
+		Item:                map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: id}},
+		ConditionExpression: aws.String("attribute_not_exists(id)"),
+	}); err != nil {
+		return err
+	}
+	// ok: no lock is held here
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("audit"), Item: map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: id}}})
+	return err
+}
+
+// GCSState locks with a lock object created only if absent; Lock returns
+// its generation as the lock ID.
+type GCSState struct {
+	Bkt *storage.BucketHandle
+}
+
+func (c *GCSState) Lock(ctx context.Context) (string, error) {
+	w := c.Bkt.Object("state.lock").If(storage.Conditions{DoesNotExist: true}).NewWriter(ctx)
+	if _, err := w.Write([]byte("me")); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(w.Attrs().Generation, 10), nil
+}
+
+func (c *GCSState) Unlock(ctx context.Context, id string) error {
+	gen, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return errors.New("bad lock id")
+	}
+	return c.Bkt.Object("state.lock").If(storage.Conditions{GenerationMatch: gen}).Delete(ctx)
+}
+
+func (c *GCSState) Put(ctx context.Context, data []byte) error {
+	w := c.Bkt.Object("state").NewWriter(ctx) // want `GCS write via c.Bkt.Object\("state"\).NewWriter to state under the GCS lock object created by Lock held in the GCSState by Lock is not fenced`
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// Get reads the state: ok.
+func (c *GCSState) Get(ctx context.Context) string {
+	return c.Bkt.Object("state").ObjectName()
+}
