@@ -371,3 +371,18 @@ func IsAcquireName(name string) bool {
 	rest := name[len("lock"):]
 	return rest == "" || strings.HasPrefix(rest, "With") || strings.HasPrefix(rest, "Context") || strings.HasPrefix(rest, "Ctx")
 }
+
+// IsReleaseFuncName reports whether a function's name says it releases a
+// lock: a release name (Unlock, Release...) or one that starts with
+// unlock or release (unlockWithFile, releaseLease).
+func IsReleaseFuncName(name string) bool {
+	if IsReleaseName(name) {
+		return true
+	}
+	l := strings.ToLower(name)
+	return strings.HasPrefix(l, "unlock") || strings.HasPrefix(l, "release")
+}
+
+// IsDeleteMethodName reports whether a store method deletes (S3
+// DeleteObject, DynamoDB DeleteItem, GCS Delete).
+func IsDeleteMethodName(name string) bool { return strings.HasPrefix(name, "Delete") }

@@ -73,3 +73,14 @@ func TestIsAcquireName(t *testing.T) {
 		}
 	}
 }
+
+func TestIsReleaseFuncName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Unlock": true, "unlockWithFile": true, "releaseLease": true, "Release": true,
+		"Delete": false, "lock": false, "Put": false,
+	} {
+		if got := IsReleaseFuncName(name); got != want {
+			t.Errorf("IsReleaseFuncName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

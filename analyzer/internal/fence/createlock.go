@@ -122,6 +122,31 @@ func gcsCreateOnlyHandle(v ssa.Value) bool {
 	return false
 }
 
+// deletesLockObject: cc, in f, deletes an object or item of a store whose
+// create-if-absent writes make locks, and f is named like a release
+// (Unlock, unlockWithFile, releaseLock): the release of such a lock.
+func (e *engine) deletesLockObject(f *ssa.Function, cc *ssa.CallCommon) bool {
+	for f.Parent() != nil {
+		f = f.Parent()
+	}
+	if !rules.IsReleaseFuncName(f.Name()) {
+		return false
+	}
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return false
+	}
+	w, ok := e.writeOf(fn)
+	if !ok {
+		return false
+	}
+	switch w.Kind {
+	case rules.S3Write, rules.DynamoWrite, rules.GCSWrite:
+		return rules.IsDeleteMethodName(fn.Name())
+	}
+	return false
+}
+
 // isTrueConst: the constant true.
 func isTrueConst(v ssa.Value) bool {
 	c, ok := stripValue(v).(*ssa.Const)

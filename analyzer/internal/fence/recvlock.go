@@ -22,8 +22,8 @@ import (
 // lock held on some path (no deferred release) and store into the
 // receiver inside the region, or be the type's Lock beside its Unlock
 // (lockUnlockPair); methods that take or release a lock
-// themselves, lock-named methods, and methods already in a scope are
-// left alone. Token values the acquiring method stores into the
+// themselves, lock-named methods, methods already in a scope, and
+// methods the package's own code calls outside any lock are left alone. Token values the acquiring method stores into the
 // receiver's fields are tokens when the other methods read them back.
 
 // receiverScopes finds the types that hold a lock in their receiver and
@@ -68,7 +68,7 @@ func (e *engine) receiverScopes() {
 	for _, g := range e.funcs {
 		tn := recvTypeName(g)
 		h, ok := holders[tn]
-		if !ok || g == h.method || g.Parent() != nil || !e.runsUnderReceiverLock(g) {
+		if !ok || g == h.method || g.Parent() != nil || !e.runsUnderReceiverLock(g) || e.calledWithoutLock(g) {
 			continue
 		}
 		e.receiverRegion(g, h.scope)
@@ -135,8 +135,8 @@ func isRecv(v ssa.Value, recv *ssa.Parameter) bool {
 // receiver inside the region (c.lockCh = ch, c.info = info): it keeps the
 // lock, its handle or its ID for the other methods.
 func (e *engine) keptInReceiver(f *ssa.Function, r *region, recv *ssa.Parameter) bool {
-	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil {
-		return true
+	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil && !e.isStoreCall(r.call.Common()) {
+		return true // c.lock.Lock(): not c.db.QueryRow(advisory SQL), whose receiver is the client
 	}
 	if lockUnlockPair(f) {
 		return true
@@ -188,10 +188,45 @@ func (e *engine) runsUnderReceiverLock(g *ssa.Function) bool {
 	return true
 }
 
+// calledWithoutLock: code of the package outside its tests calls g in no
+// lock scope (terraform's DeleteWorkspace calls client.Delete() on a client
+// it never locked), so g is not only what the holder calls under the
+// lock. Tests are left out: they call Put on an unlocked client to test it.
+func (e *engine) calledWithoutLock(g *ssa.Function) bool {
+	for _, f := range e.funcs {
+		if f == g || e.inTestFile(f.Pos()) {
+			continue
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				cc, _ := callOf(instr)
+				if cc == nil || cc.StaticCallee() != g {
+					continue
+				}
+				if e.scopeOf(f, instr) == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // receiverRegion makes g's instructions from its entry up to the first
 // release on each path a region of scope s.
 func (e *engine) receiverRegion(g *ssa.Function, s *Scope) {
 	e.regionFromEntry(g, s, nil, func(_ *region, c *ssa.Call) bool { return e.isReleaseCall(c.Common()) })
+}
+
+// isStoreCall: cc calls a store's write method (an advisory lock's SQL, a
+// create-if-absent write), whose receiver is a client, not a lock.
+func (e *engine) isStoreCall(cc *ssa.CallCommon) bool {
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return false
+	}
+	_, ok := e.writeOf(fn)
+	return ok
 }
 
 // lockUnlockPair: f is an exported acquire-named method (Lock, TryLock,
@@ -199,7 +234,8 @@ func (e *engine) receiverRegion(g *ssa.Function, s *Scope) {
 // type is the lock's holder even when it keeps nothing: its caller takes the lock through it and gives it back through it
 // (terraform's statemgr.Locker clients return the lock's ID from
 // Lock(info) and take it back in Unlock(id)), so its other methods are
-// what the holder calls in between.
+// what the holder calls in between. A Lock that takes a key (a string)
+// does not count.
 func lockUnlockPair(f *ssa.Function) bool {
 	fn, ok := f.Object().(*types.Func)
 	if !ok || !fn.Exported() || !rules.IsAcquireName(fn.Name()) {
@@ -208,6 +244,14 @@ func lockUnlockPair(f *ssa.Function) bool {
 	recv := f.Signature.Recv()
 	if recv == nil {
 		return false
+	}
+	// Lock(ctx, key string) locks whatever key it is given: a store that
+	// offers it beside Get/Set is a store, not the holder of one lock.
+	ps := f.Signature.Params()
+	for i := 0; i < ps.Len(); i++ {
+		if b, ok := ps.At(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return false
+		}
 	}
 	t := recv.Type()
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {

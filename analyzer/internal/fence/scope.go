@@ -1312,7 +1312,7 @@ func (e *engine) inferRelease(f *ssa.Function) {
 	releases := false
 	for _, b := range f.Blocks {
 		for _, instr := range b.Instrs {
-			if cc, _ := callOf(instr); cc != nil && e.isReleaseCall(cc) {
+			if cc, _ := callOf(instr); cc != nil && (e.isReleaseCall(cc) || e.deletesLockObject(f, cc)) {
 				releases = true
 			}
 		}

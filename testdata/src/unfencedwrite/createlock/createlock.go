@@ -26,11 +26,16 @@ type S3State struct {
 	Path   string
 }
 
-func (c *S3State) Lock(ctx context.Context, id string) (string, error) {
-	if err := c.lockWithFile(ctx, id); err != nil {
+// LockInfo describes who holds the lock.
+type LockInfo struct {
+	ID string
+}
+
+func (c *S3State) Lock(ctx context.Context, info *LockInfo) (string, error) {
+	if err := c.lockWithFile(ctx, info.ID); err != nil {
 		return "", err
 	}
-	return id, nil
+	return info.ID, nil
 }
 
 func (c *S3State) lockWithFile(ctx context.Context, id string) error {
@@ -152,4 +157,48 @@ func (c *GCSState) Put(ctx context.Context, data []byte) error {
 // Get reads the state: ok.
 func (c *GCSState) Get(ctx context.Context) string {
 	return c.Bkt.Object("state").ObjectName()
+}
+
+// KeyedStore locks whatever key it is given: its other methods are not
+// under one lock (a caller that locks a key and then writes is a scope of
+// its own).
+type KeyedStore struct {
+	S3     *s3.Client
+	Bucket string
+}
+
+func (k *KeyedStore) Lock(ctx context.Context, key string) error {
+	_, err := k.S3.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(k.Bucket), Key: aws.String(key + ".lock"), IfNoneMatch: aws.String("*")})
+	return err
+}
+
+func (k *KeyedStore) Unlock(ctx context.Context, key string) error {
+	_, err := k.S3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(k.Bucket), Key: aws.String(key + ".lock")})
+	return err
+}
+
+func (k *KeyedStore) Set(ctx context.Context, key string, data []byte) error {
+	// ok: Set is not called under a lock of the store's own
+	_, err := k.S3.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(k.Bucket), Key: aws.String(key), Body: bytes.NewReader(data)})
+	return err
+}
+
+func updateUnderKeyLock(ctx context.Context, k *KeyedStore, c *s3.Client, data []byte) error {
+	if err := k.Lock(ctx, "report"); err != nil {
+		return err
+	}
+	defer k.Unlock(ctx, "report")
+	_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("b"), Key: aws.String("report"), Body: bytes.NewReader(data)}) // want `S3 write via c.PutObject to report under the S3 lock object created by Lock is not fenced`
+	return err
+}
+
+// Delete removes the state; deleteWorkspace calls it on a client it never
+// locked, so Delete is not only what the lock's holder calls.
+func (c *GCSState) Delete(ctx context.Context) error {
+	// ok: the package calls Delete without the lock
+	return c.Bkt.Object("state").Delete(ctx)
+}
+
+func deleteWorkspace(ctx context.Context, c *GCSState) error {
+	return c.Delete(ctx)
 }
