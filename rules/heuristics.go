@@ -386,3 +386,14 @@ func IsReleaseFuncName(name string) bool {
 // IsDeleteMethodName reports whether a store method deletes (S3
 // DeleteObject, DynamoDB DeleteItem, GCS Delete).
 func IsDeleteMethodName(name string) bool { return strings.HasPrefix(name, "Delete") }
+
+// IsDestroyName reports whether a method name says it removes a whole
+// resource (Delete, DeleteState, Destroy, Remove, Purge).
+func IsDestroyName(name string) bool {
+	for _, p := range []string{"Delete", "Destroy", "Remove", "Purge"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}

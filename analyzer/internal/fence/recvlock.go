@@ -182,6 +182,12 @@ func (e *engine) runsUnderReceiverLock(g *ssa.Function) bool {
 	if rules.IsReleaseName(name) || rules.IsRenewName(name) || strings.Contains(strings.ToLower(name), "lock") || strings.HasPrefix(name, "Acquire") {
 		return false
 	}
+	if rules.IsDestroyName(name) {
+		// Delete() removes the resource the lock guards outright: its
+		// callers do that instead of a locked update, not between Lock and
+		// Unlock (every terraform backend's DeleteWorkspace, and tests).
+		return false
+	}
 	if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release || ff.Callback >= 0) {
 		return false
 	}

@@ -192,13 +192,21 @@ func updateUnderKeyLock(ctx context.Context, k *KeyedStore, c *s3.Client, data [
 	return err
 }
 
-// Delete removes the state; deleteWorkspace calls it on a client it never
-// locked, so Delete is not only what the lock's holder calls.
-func (c *GCSState) Delete(ctx context.Context) error {
-	// ok: the package calls Delete without the lock
-	return c.Bkt.Object("state").Delete(ctx)
+// Truncate empties the state; resetWorkspace calls it on a client it
+// never locked, so Truncate is not only what the lock's holder calls.
+func (c *GCSState) Truncate(ctx context.Context) error {
+	// ok: the package calls Truncate without the lock
+	w := c.Bkt.Object("state").NewWriter(ctx)
+	return w.Close()
 }
 
-func deleteWorkspace(ctx context.Context, c *GCSState) error {
-	return c.Delete(ctx)
+func resetWorkspace(ctx context.Context, c *GCSState) error {
+	return c.Truncate(ctx)
+}
+
+// Delete removes the state outright: callers do that instead of a locked
+// update, not between Lock and Unlock.
+func (c *GCSState) Delete(ctx context.Context) error {
+	// ok: a destroy-named method is not judged under the holder's lock
+	return c.Bkt.Object("state").Delete(ctx)
 }
