@@ -124,3 +124,9 @@ func TestLeaseFixtures(t *testing.T) {
 func TestLuaConstArgv(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/luaconst")
 }
+
+// TestContentAddressedKeys: a key carrying a digest of the value written
+// is not a protected write; a digest of an ID is.
+func TestContentAddressedKeys(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/contentkey")
+}

@@ -251,7 +251,7 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		return &eval{}
 	}
 	if w, ok := e.writeOf(fn); ok {
-		if e.isBookkeeping(f, instr, cc, w) {
+		if e.isBookkeeping(f, instr, cc, w) || e.contentAddressed(cc, w) {
 			return &eval{}
 		}
 		ev := e.evalRule(cc, w)
