@@ -86,6 +86,9 @@ type acquireInfo struct {
 	// value and asks no lock service. In a _test.go file that is a
 	// fixture, not a held lock.
 	constructed bool
+	// ownLock: the lock is a create-if-absent write of the application's
+	// (FuncFact.OwnLock).
+	ownLock bool
 }
 
 func (e *engine) indexClosures(f *ssa.Function) {
@@ -327,8 +330,8 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 				advisory: true, session: sqlSession(cc), source: "SQL: PostgreSQL advisory lock function"}, true
 		}
 		// lockWithFile's PutObject with IfNoneMatch "*" (createlock.go).
-		if lock, ok := e.createIfAbsentLock(call, w); ok {
-			return acquireInfo{success: successOf(fn), lock: lock, noToken: true, keyArg: -1,
+		if lock, ok := e.createIfAbsentLock(call, w); ok && !e.inTestFile(call.Pos()) {
+			return acquireInfo{success: successOf(fn), lock: lock, noToken: true, keyArg: -1, ownLock: true,
 				source: "heuristic: create-if-absent write in a function named like an acquire"}, true
 		}
 		return acquireInfo{}, false
@@ -348,11 +351,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if fn.Pkg() == e.pass.Pkg && e.directed[fn] {
 			src = "directive //fencelint:acquire on " + fn.Name()
 		}
-		if f.Constructed && e.inTestFile(call.Pos()) {
-			return acquireInfo{}, false // a test's lease fixture (see constructed)
+		if (f.Constructed || f.OwnLock) && e.inTestFile(call.Pos()) {
+			return acquireInfo{}, false // a test's lease fixture, or a test of the application's own lock
 		}
 		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1, source: src,
-			tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed}, true
+			tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed, ownLock: f.OwnLock}, true
 	}
 	// Heuristic: a function returning a lease-shaped type acquires it.
 	sig := fn.Type().(*types.Signature)
@@ -1484,6 +1487,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	ff.Acquire = true
 	ff.Lock = r.scope.Lock
 	ff.Constructed = r.acq.constructed
+	ff.OwnLock = r.acq.ownLock
 	sig := f.Signature
 	hasLease := false
 	for i := 0; i < sig.Results().Len(); i++ {

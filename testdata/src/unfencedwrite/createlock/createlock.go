@@ -210,3 +210,13 @@ func (c *GCSState) Delete(ctx context.Context) error {
 	// ok: a destroy-named method is not judged under the holder's lock
 	return c.Bkt.Object("state").Delete(ctx)
 }
+
+// purgeJobs writes under the lock it takes through S3State.Lock: outside
+// a test that is a write under the lock.
+func purgeJobs(ctx context.Context, c *S3State, db *dynamodb.Client) error {
+	if _, err := c.Lock(ctx, &LockInfo{ID: "a"}); err != nil {
+		return err
+	}
+	_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("jobs")}) // want `DynamoDB write via db.DeleteItem to jobs under the S3 lock object created by lockWithFile is not fenced`
+	return err
+}
