@@ -78,7 +78,8 @@ func (e *engine) createIfAbsentLock(call *ssa.Call, w *rules.Write) (string, boo
 }
 
 // gcsCreateOnlyHandle follows an object handle back to Bucket().Object()
-// and reports whether its only condition is DoesNotExist: true.
+// (or to the helper that made it) and reports whether its only condition
+// is DoesNotExist: true.
 func gcsCreateOnlyHandle(v ssa.Value) bool {
 	createOnly := false
 	for depth := 0; depth < 16; depth++ {
@@ -88,7 +89,9 @@ func gcsCreateOnlyHandle(v ssa.Value) bool {
 		}
 		fn := calleeFunc(call.Common())
 		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != rules.GCSPkg {
-			return false
+			// a handle from a helper (c.lockFile()): the If seen is the
+			// condition this write carries
+			return createOnly
 		}
 		ps := params(call.Common())
 		switch fn.Name() {

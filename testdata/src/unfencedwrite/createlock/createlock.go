@@ -220,3 +220,63 @@ func purgeJobs(ctx context.Context, c *S3State, db *dynamodb.Client) error {
 	_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("jobs")}) // want `DynamoDB write via db.DeleteItem to jobs under the S3 lock object created by lockWithFile is not fenced`
 	return err
 }
+
+// GCSHelperState reaches its objects through helpers, as terraform's gcs
+// client does (c.stateFile(), c.lockFile()).
+type GCSHelperState struct {
+	Bkt       *storage.BucketHandle
+	StatePath string
+	LockPath  string
+	Key       []byte
+}
+
+func (c *GCSHelperState) stateObj() *storage.ObjectHandle {
+	h := c.Bkt.Object(c.StatePath)
+	if len(c.Key) > 0 {
+		return h.Key(c.Key)
+	}
+	return h
+}
+
+func (c *GCSHelperState) lockObj() *storage.ObjectHandle {
+	return c.Bkt.Object(c.LockPath)
+}
+
+func (c *GCSHelperState) Lock(ctx context.Context) (string, error) {
+	w := c.lockObj().If(storage.Conditions{DoesNotExist: true}).NewWriter(ctx)
+	err := func() error {
+		if _, err := w.Write([]byte("me")); err != nil {
+			return err
+		}
+		return w.Close() // commits the lock object: no release
+	}()
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(w.Attrs().Generation, 10), nil
+}
+
+func (c *GCSHelperState) Unlock(ctx context.Context, id string) error {
+	gen, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return err
+	}
+	return c.lockObj().If(storage.Conditions{GenerationMatch: gen}).Delete(ctx)
+}
+
+func (c *GCSHelperState) Put(ctx context.Context, data []byte) error {
+	w := c.stateObj().NewWriter(ctx) // want `GCS write via c.stateObj\(\).NewWriter under the GCS lock object created by Lock held in the GCSHelperState by Lock is not fenced`
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// PutOver writes only over the generation it read: ok.
+func (c *GCSHelperState) PutOver(ctx context.Context, data []byte, gen int64) error {
+	w := c.stateObj().If(storage.Conditions{GenerationMatch: gen}).NewWriter(ctx)
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	return w.Close()
+}
