@@ -60,3 +60,11 @@ const Sprintf = "fmt.Sprintf"
 const ClockPkg = "time"
 
 var ClockChecks = map[string]bool{"Before": true, "After": true, "Until": true, "Since": true, "Compare": true}
+
+// Digests are the functions whose result is a cryptographic digest of
+// their argument: a key that carries one of the value written under it
+// names that content (content-addressed storage).
+var Digests = map[string]bool{
+	"crypto/md5.Sum": true, "crypto/sha1.Sum": true, "crypto/sha256.Sum256": true,
+	"crypto/sha256.Sum224": true, "crypto/sha512.Sum512": true, "crypto/sha512.Sum384": true,
+}

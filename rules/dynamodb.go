@@ -1,5 +1,7 @@
 package rules
 
+import "regexp"
+
 const (
 	dynamodb   = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbTypes   = dynamodb + "/types"
@@ -38,3 +40,12 @@ var DynamoInputs = map[string]bool{
 	ddbTypes + ".Delete":          true,
 	ddbTypes + ".ConditionCheck":  true,
 }
+
+// dynamoCreateIfAbsentRe matches a ConditionExpression that only lets a
+// PutItem create an item that does not exist yet.
+var dynamoCreateIfAbsentRe = regexp.MustCompile(`^\s*attribute_not_exists\s*\(\s*[#\w.]+\s*\)\s*$`)
+
+// IsDynamoCreateIfAbsent reports whether a constant ConditionExpression
+// is attribute_not_exists(key) alone: the shape of a lock item
+// (terraform's DynamoDB state lock).
+func IsDynamoCreateIfAbsent(cond string) bool { return dynamoCreateIfAbsentRe.MatchString(cond) }

@@ -38,3 +38,7 @@ var GCSHandleMethods = map[string]bool{
 	"If": true, "Generation": true, "Key": true, "ReadCompressed": true, "Retryer": true,
 	"OverrideUnlockedRetention": true, "SoftDeleted": true, "CopierFrom": true, "ComposerFrom": true,
 }
+
+// GCSCreateIfAbsent is the Conditions field with which a write only
+// creates the object: the shape of a lock file (terraform's gcs backend).
+const GCSCreateIfAbsent = "DoesNotExist"

@@ -418,3 +418,51 @@ func IsLockTableName(t string) bool {
 	}
 	return false
 }
+
+// acquireVerbs start the names of functions that take a lock whatever
+// follows (acquireLease, TryLockShard, obtainMutex); "lock" starts one only
+// as the whole word or before With/Context (lock, Lock, lockWithFile):
+// lockPath, lockFile and lockInfo name the lock's data.
+var acquireVerbs = []string{"acquire", "tryacquire", "trylock", "obtain"}
+
+// IsAcquireName reports whether a function or method name says it takes a
+// lock.
+func IsAcquireName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, p := range acquireVerbs {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	if !strings.HasPrefix(lower, "lock") {
+		return false
+	}
+	rest := name[len("lock"):]
+	return rest == "" || strings.HasPrefix(rest, "With") || strings.HasPrefix(rest, "Context") || strings.HasPrefix(rest, "Ctx")
+}
+
+// IsReleaseFuncName reports whether a function's name says it releases a
+// lock: a release name (Unlock, Release...) or one that starts with
+// unlock or release (unlockWithFile, releaseLease).
+func IsReleaseFuncName(name string) bool {
+	if IsReleaseName(name) {
+		return true
+	}
+	l := strings.ToLower(name)
+	return strings.HasPrefix(l, "unlock") || strings.HasPrefix(l, "release")
+}
+
+// IsDeleteMethodName reports whether a store method deletes (S3
+// DeleteObject, DynamoDB DeleteItem, GCS Delete).
+func IsDeleteMethodName(name string) bool { return strings.HasPrefix(name, "Delete") }
+
+// IsDestroyName reports whether a method name says it removes a whole
+// resource (Delete, DeleteState, Destroy, Remove, Purge).
+func IsDestroyName(name string) bool {
+	for _, p := range []string{"Delete", "Destroy", "Remove", "Purge"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -69,3 +69,27 @@ func TestIsLeaseConstructorName(t *testing.T) {
 		}
 	}
 }
+
+func TestIsAcquireName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Lock": true, "lock": true, "lockWithFile": true, "LockContext": true, "TryLock": true,
+		"acquireItemLock": true, "AcquireLease": true, "obtain": true,
+		"lockPath": false, "lockFile": false, "lockInfo": false, "getLockInfo": false,
+		"Unlock": false, "Locker": false, "putLockInfo": false, "Put": false,
+	} {
+		if got := IsAcquireName(name); got != want {
+			t.Errorf("IsAcquireName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestIsReleaseFuncName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Unlock": true, "unlockWithFile": true, "releaseLease": true, "Release": true,
+		"Delete": false, "lock": false, "Put": false,
+	} {
+		if got := IsReleaseFuncName(name); got != want {
+			t.Errorf("IsReleaseFuncName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

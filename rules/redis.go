@@ -134,8 +134,8 @@ var RedisLock = Lib{
 	Name:  "redislock",
 	Paths: []string{"github.com/bsm/redislock"},
 	Acquires: []Acquire{
-		{Func: "github.com/bsm/redislock.Obtain", Success: ErrNil, Lock: "redislock lock", NoToken: true, KeyArg: -1, LockResult: true},
-		{Func: "(*github.com/bsm/redislock.Client).Obtain", Success: ErrNil, Lock: "redislock lock", NoToken: true, KeyArg: -1, LockResult: true},
+		{Func: "github.com/bsm/redislock.Obtain", Success: ErrNil, Lock: "redislock lock", NoToken: true, KeyArg: -1, StoreKeyArg: 2, LockResult: true},
+		{Func: "(*github.com/bsm/redislock.Client).Obtain", Success: ErrNil, Lock: "redislock lock", NoToken: true, KeyArg: -1, StoreKeyArg: 1, LockResult: true},
 	},
 	Releases: []string{"(*github.com/bsm/redislock.Lock).Release"},
 	Renews:   []string{"(*github.com/bsm/redislock.Lock).Refresh"},

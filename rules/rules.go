@@ -43,6 +43,13 @@ type Acquire struct {
 	// (go-redis SetNX): writes to the same key are the lock's own
 	// bookkeeping, not protected writes. -1 when not applicable.
 	KeyArg int
+	// StoreKeyArg is the index of the key a library lock stores itself
+	// under when the acquire takes it (redislock.Obtain's key) but its
+	// release does not: a write to that key inside the scope touches the
+	// lock itself (a test stealing it), not data the lock protects. It
+	// does not take part in matching releases, unlike KeyArg. 0 when
+	// none (argument 0 of these acquires is always a context).
+	StoreKeyArg int
 	// LockIsReceiver: the lock object is the receiver (m.Lock()); releases
 	// on the same receiver end the scope.
 	LockIsReceiver bool

@@ -22,3 +22,8 @@ var s3Outcome = Outcome{Kind: RejectError, Name: "PreconditionFailed",
 
 // S3Preconditions are the input fields that make an S3 write conditional.
 var S3Preconditions = []string{"IfMatch", "IfNoneMatch"}
+
+// S3CreateIfAbsent is the precondition field and value with which a
+// PutObject only creates the object (If-None-Match: *): the shape of a
+// lock file (terraform's S3 native locking).
+const S3CreateIfAbsent, S3CreateIfAbsentValue = "IfNoneMatch", "*"

@@ -33,3 +33,16 @@ func TestReceiverLock(t *testing.T) {
 func TestVendoredLibraries(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/vendored", "unfencedwrite/godeps")
 }
+
+// TestSprintfSQL: SQL built by fmt.Sprintf from a constant format that
+// fills in names is read like constant SQL; a formatted value is not.
+func TestSprintfSQL(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/sprintfsql")
+}
+
+// TestCreateIfAbsentLocks: a create-if-absent write in a function named
+// like an acquire takes a lock (S3 lock object, DynamoDB lock item, GCS
+// lock object); a Lock/Unlock pair makes the type its holder.
+func TestCreateIfAbsentLocks(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/createlock")
+}

@@ -150,3 +150,15 @@ func TestLeaseTables(t *testing.T) {
 func TestLeaseTableFacts(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/leasetable/app", "unfencedwrite/leasetable/locks")
 }
+
+// TestLuaConstArgv: a script comparing only an ARGV bound to a constant
+// is unfenced; one comparing an untraceable value stays unknown.
+func TestLuaConstArgv(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/luaconst")
+}
+
+// TestContentAddressedKeys: a key carrying a digest of the value written
+// is not a protected write; a digest of an ID is.
+func TestContentAddressedKeys(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/contentkey")
+}

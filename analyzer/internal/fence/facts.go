@@ -80,6 +80,12 @@ type FuncFact struct {
 	// (NewLease) or wraps one: it asks no lock service, so a call of it in
 	// a _test.go file builds a fixture and opens no scope.
 	Constructed bool
+	// OwnLock: the lock is the application's own, made by a
+	// create-if-absent write (createlock.go), directly or through a
+	// wrapper: a _test.go file that takes it tests that lock (it deletes
+	// the lock item out of band, overwrites the lock file), so it opens no
+	// scope there.
+	OwnLock bool
 	// Forwards: writes whose statement, script or arguments are the
 	// function's parameters (exec(ctx, q, args...)); each call site judges
 	// them with its own constants and arguments (forward.go).

@@ -20,9 +20,10 @@ import (
 //
 // Kept narrow for precision: the acquiring method must return with the
 // lock held on some path (no deferred release) and store into the
-// receiver inside the region; methods that take or release a lock
-// themselves, lock-named methods, and methods already in a scope are
-// left alone. Token values the acquiring method stores into the
+// receiver inside the region, or be the type's Lock beside its Unlock
+// (lockUnlockPair); methods that take or release a lock
+// themselves, lock-named methods, methods already in a scope, and
+// methods the package's own code calls outside any lock are left alone. Token values the acquiring method stores into the
 // receiver's fields are tokens when the other methods read them back.
 
 // receiverScopes finds the types that hold a lock in their receiver and
@@ -67,7 +68,7 @@ func (e *engine) receiverScopes() {
 	for _, g := range e.funcs {
 		tn := recvTypeName(g)
 		h, ok := holders[tn]
-		if !ok || g == h.method || g.Parent() != nil || !e.runsUnderReceiverLock(g) {
+		if !ok || g == h.method || g.Parent() != nil || !e.runsUnderReceiverLock(g) || e.calledWithoutLock(g) {
 			continue
 		}
 		e.receiverRegion(g, h.scope)
@@ -139,7 +140,10 @@ func (e *engine) keptInReceiver(f *ssa.Function, r *region, recv *ssa.Parameter)
 	// q.db, one of them a claim, and a business store calls
 	// s.querier.InsertLock like any other query (leasetable.go). Only a
 	// store into the receiver keeps such a lock.
-	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil && !r.leaseTable() {
+	if rv := receiver(r.call.Common()); rv != nil && isRecvField(rv, recv) != nil && !r.leaseTable() && !e.isStoreCall(r.call.Common()) {
+		return true // c.lock.Lock(): not c.db.QueryRow(advisory SQL), whose receiver is the client
+	}
+	if lockUnlockPair(f) {
 		return true
 	}
 	for _, instr := range r.instrs(f) {
@@ -183,14 +187,94 @@ func (e *engine) runsUnderReceiverLock(g *ssa.Function) bool {
 	if rules.IsReleaseName(name) || rules.IsRenewName(name) || strings.Contains(strings.ToLower(name), "lock") || strings.HasPrefix(name, "Acquire") {
 		return false
 	}
+	if rules.IsDestroyName(name) {
+		// Delete() removes the resource the lock guards outright: its
+		// callers do that instead of a locked update, not between Lock and
+		// Unlock (every terraform backend's DeleteWorkspace, and tests).
+		return false
+	}
 	if ff := e.local[fn]; ff != nil && (ff.Acquire || ff.Release || ff.Callback >= 0) {
 		return false
 	}
 	return true
 }
 
+// calledWithoutLock: code of the package outside its tests calls g in no
+// lock scope (terraform's DeleteWorkspace calls client.Delete() on a client
+// it never locked), so g is not only what the holder calls under the
+// lock. Tests are left out: they call Put on an unlocked client to test it.
+func (e *engine) calledWithoutLock(g *ssa.Function) bool {
+	for _, f := range e.funcs {
+		if f == g || e.inTestFile(f.Pos()) {
+			continue
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				cc, _ := callOf(instr)
+				if cc == nil || cc.StaticCallee() != g {
+					continue
+				}
+				if e.scopeOf(f, instr) == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // receiverRegion makes g's instructions from its entry up to the first
 // release on each path a region of scope s.
 func (e *engine) receiverRegion(g *ssa.Function, s *Scope) {
 	e.regionFromEntry(g, s, nil, func(_ *region, c *ssa.Call) bool { return e.isReleaseCall(c.Common()) })
+}
+
+// isStoreCall: cc calls a store's write method (an advisory lock's SQL, a
+// create-if-absent write), whose receiver is a client, not a lock.
+func (e *engine) isStoreCall(cc *ssa.CallCommon) bool {
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return false
+	}
+	_, ok := e.writeOf(fn)
+	return ok
+}
+
+// lockUnlockPair: f is an exported acquire-named method (Lock, TryLock,
+// Acquire) of a type that also has an Unlock or Release method. Such a
+// type is the lock's holder even when it keeps nothing: its caller takes the lock through it and gives it back through it
+// (terraform's statemgr.Locker clients return the lock's ID from
+// Lock(info) and take it back in Unlock(id)), so its other methods are
+// what the holder calls in between. A Lock that takes a key (a string)
+// does not count.
+func lockUnlockPair(f *ssa.Function) bool {
+	fn, ok := f.Object().(*types.Func)
+	if !ok || !fn.Exported() || !rules.IsAcquireName(fn.Name()) {
+		return false
+	}
+	recv := f.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	// Lock(ctx, key string) locks whatever key it is given: a store that
+	// offers it beside Get/Set is a store, not the holder of one lock.
+	ps := f.Signature.Params()
+	for i := 0; i < ps.Len(); i++ {
+		if b, ok := ps.At(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return false
+		}
+	}
+	t := recv.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for i := 0; i < ms.Len(); i++ {
+		// Unlock or Release, not Close: a client with a Close and a
+		// lock method is a client, not a holder.
+		if name := ms.At(i).Obj().Name(); name == "Unlock" || name == "Release" {
+			return true
+		}
+	}
+	return false
 }

@@ -45,7 +45,9 @@ func (e *engine) releasesVia(r *region, cc *ssa.CallCommon, outer valueMap, dept
 	if fn == nil {
 		return false
 	}
-	if r.call != nil && !r.acq.advisory && rules.IsReleaseName(fn.Name()) && e.wrapsLockOf(r, cc, outer) {
+	// A create-if-absent lock's writer is no lock object: w.Close() commits
+	// the lock object (GCS), it does not release it.
+	if r.call != nil && !r.acq.advisory && !r.acq.ownLock && rules.IsReleaseName(fn.Name()) && e.wrapsLockOf(r, cc, outer) {
 		return true
 	}
 	return e.isReleaseForCC(r, cc, outer)

@@ -28,6 +28,10 @@ type region struct {
 	// own bookkeeping.
 	key      ssa.Value
 	keyConst string
+	// storeKey is the key a library lock stores itself under when only
+	// the acquire names it (rules.Acquire.StoreKeyArg): writes to it are
+	// the lock's, but releases are not matched by it.
+	storeKey ssa.Value
 }
 
 type span struct{ from, to int }
@@ -85,6 +89,9 @@ type acquireInfo struct {
 	// value and asks no lock service. In a _test.go file that is a
 	// fixture, not a held lock.
 	constructed bool
+	// ownLock: the lock is a create-if-absent write of the application's
+	// (FuncFact.OwnLock).
+	ownLock bool
 }
 
 func (e *engine) indexClosures(f *ssa.Function) {
@@ -332,6 +339,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if ls := e.leaseStmtOf(cc); ls.role == leaseClaim {
 			return e.leaseClaim(cc, ls, ""), true // UPDATE locks SET holder = $1 ... WHERE expires_at < now()
 		}
+		// lockWithFile's PutObject with IfNoneMatch "*" (createlock.go).
+		if lock, ok := e.createIfAbsentLock(call, w); ok && !e.inTestFile(call.Pos()) {
+			return acquireInfo{success: successOf(fn), lock: lock, noToken: true, keyArg: -1, ownLock: true,
+				source: "heuristic: create-if-absent write in a function named like an acquire"}, true
+		}
 		return acquireInfo{}, false
 	}
 	if acquire, _, session := e.forwardedAdvisory(cc); acquire {
@@ -354,11 +366,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if fn.Pkg() == e.pass.Pkg && e.directed[fn] {
 			src = "directive //fencelint:acquire on " + fn.Name()
 		}
-		if f.Constructed && e.inTestFile(call.Pos()) {
-			return acquireInfo{}, false // a test's lease fixture (see constructed)
+		if (f.Constructed || f.OwnLock) && e.inTestFile(call.Pos()) {
+			return acquireInfo{}, false // a test's lease fixture, or a test of the application's own lock
 		}
 		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1, source: src,
-			tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed}, true
+			tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed, ownLock: f.OwnLock}, true
 	}
 	// Heuristic: a function returning a lease-shaped type acquires it.
 	sig := fn.Type().(*types.Signature)
@@ -803,6 +815,11 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 	} else if ai.keyVal != nil {
 		r.key = ai.keyVal
 		r.keyConst, _ = constString(r.key)
+	}
+	if ai.libRule != nil && ai.libRule.StoreKeyArg > 0 {
+		if ps := params(call.Common()); ai.libRule.StoreKeyArg < len(ps) {
+			r.storeKey = ps[ai.libRule.StoreKeyArg]
+		}
 	}
 	fails := e.failValues(call, ai)
 
@@ -1425,7 +1442,7 @@ func (e *engine) inferRelease(f *ssa.Function) {
 	releases := false
 	for _, b := range f.Blocks {
 		for _, instr := range b.Instrs {
-			if cc, _ := callOf(instr); cc != nil && e.isReleaseCall(cc) {
+			if cc, _ := callOf(instr); cc != nil && (e.isReleaseCall(cc) || e.deletesLockObject(f, cc)) {
 				releases = true
 			}
 		}
@@ -1476,7 +1493,7 @@ func advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact boo
 	if w.QueryArg >= len(ps) {
 		return false, false, false
 	}
-	q, ok := constString(ps[w.QueryArg])
+	q, ok := lockSQLText(ps[w.QueryArg])
 	if !ok {
 		return false, false, false
 	}
@@ -1606,6 +1623,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	ff.Acquire = true
 	ff.Lock = r.scope.Lock
 	ff.Constructed = r.acq.constructed
+	ff.OwnLock = r.acq.ownLock
 	sig := f.Signature
 	hasLease := false
 	for i := 0; i < sig.Results().Len(); i++ {

@@ -2,7 +2,9 @@ package fence
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
@@ -18,7 +20,7 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if w.Kind == rules.SQLStmtWrite {
 		query, ok = e.preparedSQL(receiver(cc), 0)
 	} else if w.QueryArg < len(ps) {
-		query, ok = constString(ps[w.QueryArg])
+		query, ok = sqlText(ps[w.QueryArg])
 	}
 	unit := sqlUnit(cc, w)
 	if !ok {
@@ -156,7 +158,7 @@ func (e *engine) preparedSQL(v ssa.Value, depth int) (string, bool) {
 		}
 		ps := params(x.Common())
 		if i, ok := rules.Prepares[rules.Key(fn)]; ok && i < len(ps) {
-			return constString(ps[i])
+			return sqlText(ps[i])
 		}
 		if i, ok := rules.TxStmts[rules.Key(fn)]; ok && i < len(ps) {
 			return e.preparedSQL(ps[i], depth+1)
@@ -409,4 +411,148 @@ func fenceLikeColumn(c string) bool {
 		}
 	}
 	return c == "gen" || c == "rev" || c == "seq"
+}
+
+// sqlText returns the SQL text v carries: a constant, or a fmt.Sprintf of
+// a constant format whose verbs fill only identifier positions (schema
+// and table names: terraform's pg backend builds every statement as
+// fmt.Sprintf(`... FROM %s.%s WHERE name = $1`, schema, table)). A verb in
+// a value position is filled only by a constant argument; any other value
+// there could be the token itself formatted into the text, so the text is
+// not read (precision: a fence spelled with %d is not mistaken for a
+// missing one).
+func sqlText(v ssa.Value) (string, bool) {
+	if s, ok := constString(v); ok {
+		return s, true
+	}
+	return sprintfSQL(v, false)
+}
+
+// lockSQLText is sqlText for reading which advisory-lock function a
+// statement calls: a lock key formatted into the text
+// (pg_advisory_unlock(%s)) does not change that, so value positions are
+// filled too.
+func lockSQLText(v ssa.Value) (string, bool) {
+	if s, ok := constString(v); ok {
+		return s, true
+	}
+	return sprintfSQL(v, true)
+}
+
+// sprintfSQL renders fmt.Sprintf(format, args...) with a constant format
+// as SQL: constant arguments are written in, other arguments become an
+// identifier named after the Go value (a field's or variable's name). It
+// fails on verbs it does not know, on an argument list it cannot read,
+// and, unless values is set, on a non-constant argument outside an
+// identifier position.
+func sprintfSQL(v ssa.Value, values bool) (string, bool) {
+	call, ok := stripValue(v).(*ssa.Call)
+	if !ok {
+		return "", false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil || rules.Key(fn) != rules.Sprintf || len(call.Common().Args) != 2 {
+		return "", false
+	}
+	format, ok := constString(call.Common().Args[0])
+	if !ok {
+		return "", false
+	}
+	args, ok := unpackVariadic(call.Common().Args[1])
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(format) {
+			return "", false
+		}
+		verb := format[i+1]
+		i++
+		if verb == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		if verb != 's' && verb != 'd' && verb != 'v' {
+			return "", false // flags, widths, %q, explicit indexes: not read
+		}
+		if next >= len(args) || args[next] == nil {
+			return "", false
+		}
+		arg := args[next]
+		next++
+		if s, ok := constString(arg); ok && verb != 'd' {
+			b.WriteString(s)
+			continue
+		}
+		if n, ok := constInt(arg); ok && verb != 's' {
+			b.WriteString(strconv.FormatInt(n, 10))
+			continue
+		}
+		if !values && !identPosition(format, i-1, i+1) {
+			return "", false
+		}
+		b.WriteString(goValueName(arg))
+	}
+	if next != len(args) {
+		return "", false // %!(EXTRA ...): not what the database receives
+	}
+	return b.String(), true
+}
+
+// identPosition reports whether the verb at format[start:end] names a
+// schema, table or column: it is qualified (%s.col, schema.%s) or follows
+// a keyword that takes a table name.
+func identPosition(format string, start, end int) bool {
+	if end < len(format) && format[end] == '.' {
+		return true
+	}
+	if start > 0 && format[start-1] == '.' {
+		return true
+	}
+	before := strings.TrimRight(format[:start], " \t\r\n")
+	j := len(before)
+	for j > 0 && isIdentByte(before[j-1]) {
+		j--
+	}
+	switch strings.ToUpper(before[j:]) {
+	case "FROM", "INTO", "UPDATE", "JOIN", "TABLE":
+		return true
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// goValueName names a formatted argument for the SQL text: the field or
+// variable it was read from, so a target reads schema.states, not a
+// placeholder.
+func goValueName(v ssa.Value) string {
+	v = stripValue(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	name := ""
+	switch x := v.(type) {
+	case *ssa.FieldAddr:
+		name = structFieldName(x.X.Type(), x.Field)
+	case *ssa.Field:
+		name = structFieldName(x.X.Type(), x.Field)
+	case *ssa.Global:
+		name = x.Name()
+	case *ssa.Parameter:
+		name = x.Name()
+	}
+	if name == "" || !isIdent(name) {
+		return "fmtarg"
+	}
+	return name
 }

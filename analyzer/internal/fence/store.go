@@ -324,6 +324,14 @@ func (e *engine) evalScriptText(script string, args []ssa.Value, shape func(comp
 func (e *engine) judgeScript(ev *eval, script string, compared map[int]bool, args []ssa.Value) *eval {
 	sawCompare := false
 	for n := range compared {
+		if n >= 1 && n <= len(args) && args[n-1] != nil {
+			if _, isConst := stripValue(args[n-1]).(*ssa.Const); isConst {
+				// A compile-time constant (asynq passes math.MaxInt64 to
+				// wrap a counter) is neither a token nor an owner's value
+				// that a check could be about: the comparison fences nothing.
+				continue
+			}
+		}
 		sawCompare = true
 		if n < 1 || n > len(args) || args[n-1] == nil {
 			continue
@@ -518,17 +526,26 @@ var _ = fmt.Sprint
 // handle that comes from elsewhere (a parameter, a field) may carry
 // conditions we cannot see: unknown.
 func (e *engine) evalGCS(cc *ssa.CallCommon) *eval {
+	return e.gcsHandle(receiver(cc), false, 0)
+}
+
+// gcsHandle judges a write on object handle v, conditioned already when
+// an If seen closer to the write set a precondition. A handle returned by
+// a helper of this package (c.stateFile(), c.lockFile()) is followed into
+// the helper's returns; the verdict holds when every return agrees.
+func (e *engine) gcsHandle(v ssa.Value, conditioned bool, depth int) *eval {
 	ev := &eval{isWrite: true, store: "GCS", verdict: Unknown}
-	v := receiver(cc)
-	conditioned := false
-	for depth := 0; depth < 16; depth++ {
+	for ; depth < 16; depth++ {
 		call, ok := stripValue(v).(*ssa.Call)
 		if !ok {
 			return ev
 		}
 		fn := calleeFunc(call.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != rules.GCSPkg {
+		if fn == nil {
 			return ev
+		}
+		if fn.Pkg() == nil || fn.Pkg().Path() != rules.GCSPkg {
+			return e.gcsHelperHandle(call, conditioned, depth)
 		}
 		ps := params(call.Common())
 		switch name := fn.Name(); {
@@ -566,6 +583,40 @@ func (e *engine) evalGCS(cc *ssa.CallCommon) *eval {
 		v = receiver(call.Common())
 	}
 	return ev
+}
+
+// gcsHelperHandle follows a handle that a function of this package
+// returns. The helper's own values cannot be mapped to the caller's
+// parameters, so a verdict from inside it tells the caller no fence
+// parameter (fencedBy is dropped: the write is blind for the caller).
+func (e *engine) gcsHelperHandle(call *ssa.Call, conditioned bool, depth int) *eval {
+	unknown := &eval{isWrite: true, store: "GCS", verdict: Unknown}
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != e.pkg || len(callee.Blocks) == 0 || depth >= 8 {
+		return unknown
+	}
+	var out *eval
+	for _, b := range callee.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		ev := e.gcsHandle(ret.Results[0], conditioned, depth+1)
+		if ev.verdict == Unknown || len(ev.fencedBy) > 0 && ev.verdict != Unfenced {
+			return unknown
+		}
+		if len(ev.fencedBy) > 0 {
+			ev.fencedBy, ev.blind = nil, true
+		}
+		if out != nil && (out.verdict != ev.verdict || out.target != ev.target) {
+			return unknown // the returns disagree
+		}
+		out = ev
+	}
+	if out == nil {
+		return unknown
+	}
+	return out
 }
 
 // isZeroConst: a constant 0 or false (GCS treats a zero condition as none).

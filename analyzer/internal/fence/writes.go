@@ -266,8 +266,10 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		return &eval{}
 	}
 	if w, ok := e.writeOf(fn); ok {
-		if e.isBookkeeping(f, instr, cc, w) || isLeaseObjectWrite(cc, w) {
-			return &eval{} // a Kubernetes Lease's writes are its lock's own (k8s.go)
+		// A Kubernetes Lease's writes are its lock's own (k8s.go); a key
+		// that carries a digest of its value is no protected write.
+		if e.isBookkeeping(f, instr, cc, w) || isLeaseObjectWrite(cc, w) || e.contentAddressed(cc, w) {
+			return &eval{}
 		}
 		ev := e.evalRule(cc, w)
 		ev.store = w.Store
@@ -361,6 +363,13 @@ func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.C
 	for _, r := range e.regions[f] {
 		if r.key != nil && e.sameKey(r, cc) {
 			return true
+		}
+		if r.storeKey != nil {
+			probe := &region{key: r.storeKey}
+			probe.keyConst, _ = constString(r.storeKey)
+			if e.sameKey(probe, cc) {
+				return true
+			}
 		}
 	}
 	// A deferred Del of a SET NX key released outside any region (the
@@ -1297,7 +1306,7 @@ func (e *engine) writesAnywhere(f *ssa.Function) bool {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if (w.Kind == rules.SQLWrite) && w.QueryArg >= 0 && w.QueryArg < len(ps) {
-				if q, ok := constString(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
+				if q, ok := sqlText(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
 					return
 				}
 			}

@@ -560,6 +560,9 @@ func ruleRefs() []ruleRef {
 	}
 	add(ruleRef{table: "rules (apipkgs.go)", kind: refFunc, key: rules.EtcdSessionCtx})
 	add(ruleRef{table: "rules (apipkgs.go)", kind: refFunc, key: rules.Sprintf})
+	for k := range rules.Digests {
+		add(ruleRef{table: "rules.Digests", kind: refFunc, key: k})
+	}
 	for k := range rules.ErrorMatchers {
 		add(ruleRef{table: "rules.ErrorMatchers", kind: refFunc, key: k})
 	}
