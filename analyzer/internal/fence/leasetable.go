@@ -741,21 +741,6 @@ func scanDest(alloc *ssa.Alloc) (*ssa.Call, int) {
 	return nil, -1
 }
 
-// flipToken mirrors a comparison operator: k < n is n > k.
-func flipToken(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.LEQ:
-		return token.GEQ
-	case token.GTR:
-		return token.LSS
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
-}
-
 // claimOutcomes judges what each lease-table claim's caller does with its
 // refusal: a claim whose result is thrown away, or whose RowsAffected is
 // never compared, carries on whether or not it took the lock. Only those

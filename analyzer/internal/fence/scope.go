@@ -1193,7 +1193,7 @@ func classifyCond(cond ssa.Value, fs failSet) (failOnTrue, known bool) {
 		if fs.counts[c.X] || fs.counts[c.Y] {
 			n, k, op := c.X, c.Y, c.Op
 			if fs.counts[c.Y] {
-				n, k, op = c.Y, c.X, flipToken(c.Op)
+				n, k, op = c.Y, c.X, mirrorOp(c.Op)
 			}
 			if kc, ok := k.(*ssa.Const); ok && kc.Value != nil && kc.Value.Kind() == constant.Int && fs.counts[n] {
 				v, _ := constant.Int64Val(kc.Value)
