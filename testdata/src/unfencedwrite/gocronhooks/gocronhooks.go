@@ -22,13 +22,13 @@ func hooksBad(locker gocron.Locker, db *sql.DB) error {
 		gocron.NewTask(func() {}),
 		gocron.WithEventListeners(
 			gocron.BeforeJobRuns(func(id uuid.UUID, name string) {
-				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET started = now() WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
+				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET started = 1 WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
 			}),
 			gocron.AfterJobRuns(func(id uuid.UUID, name string) {
-				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET finished = now() WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
+				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET finished = 1 WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
 			}),
 			gocron.AfterJobRunsWithError(func(id uuid.UUID, name string, err error) {
-				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET failed = now() WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
+				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET failed = 1 WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
 			}),
 		),
 	)
@@ -61,11 +61,11 @@ func moreHooksBad(locker gocron.Locker, db *sql.DB) error {
 		gocron.NewTask(func() {}),
 		gocron.WithEventListeners(
 			gocron.BeforeJobRunsSkipIfBeforeFuncErrors(func(id uuid.UUID, name string) error {
-				_, err := db.ExecContext(context.Background(), "UPDATE runs SET claimed = now() WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
+				_, err := db.ExecContext(context.Background(), "UPDATE runs SET claimed = 1 WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
 				return err
 			}),
 			gocron.AfterJobRunsWithPanic(func(id uuid.UUID, name string, recovered any) {
-				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET panicked = now() WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
+				_, _ = db.ExecContext(context.Background(), "UPDATE runs SET panicked = 1 WHERE job = 'report'") // want `SQL write via db.ExecContext to runs under the gocron distributed locker is not fenced`
 			}),
 		),
 	)
