@@ -19,9 +19,10 @@ type (
 // (fence.MayBeRelevant, the go vet driver's) unless full is set, in which
 // case every package is loaded and analysed as lintcmd's runner would.
 func Lint(opts LintOptions, full bool) ([]LintResult, LintStats, error) {
-	opts.MayMatter = nil
+	opts.MayMatter, opts.WeakFact = nil, nil
 	if !full {
-		opts.MayMatter = fence.MayBeRelevant
+		opts.MayMatter = fence.MayBeRelevantCalling
+		opts.WeakFact = fence.NoReturnOnly
 	}
 	return standalone.Run(opts)
 }

@@ -335,3 +335,114 @@ func TestDriverLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+// noReturnModule is a module whose only fact-carrying package, logx, says
+// nothing but that Die never returns: dies wraps it (and is loaded, to
+// export its own wrapper's fact), quiet imports logx without calling Die
+// (and is never loaded), and app's fenced write relies on dies.Fail
+// ending the process in its zero-rows branch.
+func noReturnModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/nr\n\ngo 1.26\n",
+		"logx/logx.go": `package logx
+
+import (
+	"fmt"
+	"os"
+)
+
+func Die(msg string) {
+	fmt.Println(msg)
+	os.Exit(1)
+}
+
+func Info(msg string) { fmt.Println(msg) }
+`,
+		"dies/dies.go": `package dies
+
+import "example.com/nr/logx"
+
+func Fail(msg string) { logx.Die("fail: " + msg) }
+`,
+		"quiet/quiet.go": `package quiet
+
+import "example.com/nr/logx"
+
+func Note(msg string) { logx.Info("note: " + msg) }
+`,
+		"app/app.go": `package app
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"example.com/nr/dies"
+	"example.com/nr/quiet"
+)
+
+type Lease struct{ Token int64 }
+
+// Save's zero-rows branch ends the process: the loop never re-issues a
+// write the fence rejected.
+func Save(ctx context.Context, db *sql.DB, l Lease, id string) error {
+	quiet.Note("saving")
+	for i := 0; i < 3; i++ {
+		res, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, l.Token)
+		if err != nil {
+			continue
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			dies.Fail("superseded")
+			continue // never reached: were it, the loop would re-issue a rejected write
+		}
+		return nil
+	}
+	return errors.New("gave up")
+}
+`,
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestDriverNoReturnFacts: a NoReturn fact alone makes an importer worth
+// loading only where the importer calls the function it is about. quiet
+// imports logx (which has one) and is never loaded; dies calls logx.Die
+// and is, so that app, whose silentreject verdict depends on dies.Fail
+// never returning, gets the full run's output.
+func TestDriverNoReturnFacts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelint")
+	}
+	bin := fencelintBinary(t)
+	dir := noReturnModule(t)
+	want, _, wantCode := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), fullEnv+"=1"), bin, "-f", "json", "./...")
+	if wantCode != exitClean && wantCode != exitFindings {
+		t.Fatalf("full run exited %d", wantCode)
+	}
+	if bytes.Contains(want, []byte(`"code":"silentreject"`)) {
+		t.Fatalf("full run reports the write as retried: dies.Fail's NoReturn fact was not used:\n%s", want)
+	}
+	got, stderr, code := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), driverDebugEnv+"=1"), bin, "-f", "json", "./...")
+	if code != wantCode || !bytes.Equal(got, want) {
+		t.Errorf("exit %d, want %d; output differs from the full run's:\n%s", code, wantCode, firstLineDiff(want, got))
+	}
+	st := parseDriverStats(t, stderr)
+	t.Logf("%+v", st)
+	// logx (it calls os.Exit), dies (it calls logx.Die) and app (it uses
+	// database/sql) are loaded; quiet and every std package are not.
+	if st.analysed != 3 || st.irrelevant != st.packages-3 {
+		t.Errorf("%+v; want logx, dies and app analysed, every other package never loaded", st)
+	}
+}

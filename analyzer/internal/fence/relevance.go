@@ -5,6 +5,9 @@ import (
 	"go/scanner"
 	"go/token"
 	"os"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/fencelint/fencelint/rules"
 )
@@ -58,6 +61,17 @@ func (r Relevance) Relevant() bool {
 // alias, any identifier on its right-hand side, has a lease suffix (the
 // only names rules.LeaseOf can accept).
 func MayBeRelevant(path string, imports []string, importHasFacts func(string) bool, goFiles []string) (bool, error) {
+	return MayBeRelevantCalling(path, imports, importHasFacts, nil, goFiles)
+}
+
+// MayBeRelevantCalling is MayBeRelevant for a driver that tells apart the
+// facts of the imports (the standalone driver): importHasFacts is true
+// only for an import whose facts are not all NoReturnOnly, and noReturns
+// names the functions and methods the NoReturnOnly facts of the import
+// closure are about. A package that names none of them, calls nothing
+// rules.NoReturn lists and imports nothing else of note can neither be
+// relevant nor declare a no-return wrapper: it is skipped.
+func MayBeRelevantCalling(path string, imports []string, importHasFacts func(string) bool, noReturns []string, goFiles []string) (bool, error) {
 	var srcs [][]byte
 	read := func() error {
 		if srcs != nil || len(goFiles) == 0 {
@@ -114,12 +128,45 @@ func MayBeRelevant(path string, imports []string, importHasFacts func(string) bo
 			return true, readErr
 		}
 		for _, src := range srcs {
-			if rules.MayCallNoReturn(src) {
+			if rules.MayCallNoReturn(src) || callsAny(src, noReturns) {
 				return true, nil
 			}
 		}
 	}
 	return ok, readErr
+}
+
+// callsAny reports whether src has "name(" for one of names: the bytes a
+// call of that function or method must contain.
+func callsAny(src []byte, names []string) bool {
+	for _, name := range names {
+		i := 0
+		for {
+			j := bytes.Index(src[i:], []byte(name))
+			if j < 0 {
+				break
+			}
+			i += j + len(name)
+			if i < len(src) && src[i] == '(' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NoReturnOnly reports whether fact is a FuncFact that says nothing but
+// NoReturn: the fact exportNoReturns writes for a log.Fatal wrapper.
+// Alone it does not make an importer relevant (no PackageFact comes with
+// it); it matters only to a package that calls the wrapper.
+func NoReturnOnly(fact analysis.Fact) bool {
+	f, ok := fact.(*FuncFact)
+	if !ok || !f.NoReturn {
+		return false
+	}
+	g := *f
+	g.NoReturn = false
+	return reflect.DeepEqual(&g, newFuncFact())
 }
 
 // directivePrefix is directive's comment prefix; directive.HasAny compares

@@ -77,7 +77,10 @@ var debugAnalysed = os.Getenv("FENCELINT_DEBUG_DRIVER") == "2"
 // package path (direct imports imports, files its Go files) or report in
 // it; importHasFacts tells whether a direct import carries facts. It must
 // never be false when they could.
-type MayMatter func(path string, imports []string, importHasFacts func(string) bool, files []string) (bool, error)
+// calling names the functions and methods that facts the driver was told
+// are weak (Options.WeakFact) are about, in the package's import closure:
+// those facts make the package matter only where its files call one.
+type MayMatter func(path string, imports []string, importHasFacts func(string) bool, calling []string, files []string) (bool, error)
 
 // Options configure a run.
 type Options struct {
@@ -94,6 +97,11 @@ type Options struct {
 	// MayMatter is the relevance test; nil analyses every package (the
 	// fast path off).
 	MayMatter MayMatter
+	// WeakFact, when set, tells the facts that alone do not make an
+	// importer matter (fencelint's NoReturn-only facts): an import whose
+	// facts are all weak does not count for importHasFacts, and MayMatter
+	// is given the names of the objects they are about instead.
+	WeakFact func(analysis.Fact) bool
 	// Cache, when set, keeps each package's results; Salt is mixed into
 	// every key (analyzer flag values: the tool's build ID is the cache
 	// package's own salt).
@@ -176,6 +184,9 @@ type node struct {
 	cfg         config.Config
 	ownFacts    []byte   // this package's own facts (unitrun.Own encoding)
 	hasFacts    bool     // go vet's view: its vetx file would not be empty
+	strongFacts bool     // hasFacts, not counting Options.WeakFact's facts
+	weakNames   []string // own weak facts' object names (cached with them)
+	calling     []string // weakNames of the whole import closure, sorted
 	closureHash [32]byte // of the own facts of its import closure
 	diagnostics []runner.Diagnostic
 	directives  []runner.SerializedDirective
@@ -323,6 +334,9 @@ func (d *driver) do(n *node) {
 		return
 	}
 
+	if d.opts.WeakFact != nil {
+		n.calling = callingOf(n)
+	}
 	key := d.key(n)
 	if d.replay(n, key) {
 		d.finish(n, &d.stats.Cached)
@@ -379,9 +393,13 @@ func (d *driver) irrelevant(n *node) bool {
 			return false
 		}
 		imports = append(imports, dep.spec.PkgPath)
-		hasFacts[dep.spec.PkgPath] = hasFacts[dep.spec.PkgPath] || dep.hasFacts
+		has := dep.hasFacts
+		if d.opts.WeakFact != nil {
+			has = dep.strongFacts
+		}
+		hasFacts[dep.spec.PkgPath] = hasFacts[dep.spec.PkgPath] || has
 	}
-	matters, err := d.opts.MayMatter(s.PkgPath, imports, func(path string) bool { return hasFacts[path] }, packageFiles(s))
+	matters, err := d.opts.MayMatter(s.PkgPath, imports, func(path string) bool { return hasFacts[path] }, n.calling, packageFiles(s))
 	return err == nil && !matters
 }
 
@@ -460,6 +478,52 @@ func (d *driver) analyse(n *node) {
 	}
 	n.ownFacts = facts.Encode(unitrun.Own)
 	n.hasFacts = facts.Any(unitrun.Vetx)
+	if d.opts.WeakFact != nil {
+		n.strongFacts, n.weakNames = facts.Classify(unitrun.Vetx, d.opts.WeakFact)
+		n.calling = mergeNames(n.calling, n.weakNames)
+	}
+}
+
+// callingOf is the union of the weak facts' object names of n's direct
+// imports' closures: what a package that n names no function of cannot
+// call.
+func callingOf(n *node) []string {
+	var out []string
+	for _, dep := range n.deps {
+		out = mergeNames(out, dep.calling)
+	}
+	return out
+}
+
+// mergeNames is the sorted union of two sorted lists without repeats; it
+// returns one of them when the other adds nothing.
+func mergeNames(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]string, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	if len(out) == len(a) {
+		return a
+	}
+	return out
 }
 
 // closure is n's import closure, n left out.
@@ -574,7 +638,7 @@ func (d *driver) key(n *node) cache.ActionID {
 	fmt.Fprintf(h, "salt %q\n", d.opts.Salt)
 	fmt.Fprintf(h, "go %s\n", d.opts.GoVersion)
 	fmt.Fprintf(h, "env godebug %q\n", d.godebug)
-	fmt.Fprintf(h, "relevance %t\n", d.opts.MayMatter != nil)
+	fmt.Fprintf(h, "relevance %t, weak facts %t\n", d.opts.MayMatter != nil, d.opts.WeakFact != nil)
 	for _, dep := range n.deps {
 		fmt.Fprintf(h, "dep %q %x\n", dep.spec.ID, dep.closureHash)
 	}
@@ -586,6 +650,8 @@ func (d *driver) key(n *node) cache.ActionID {
 type entry struct {
 	OwnFacts    []byte
 	HasFacts    bool
+	StrongFacts bool
+	WeakNames   []string
 	Skipped     bool
 	Diagnostics []runner.Diagnostic
 	Directives  []runner.SerializedDirective
@@ -608,6 +674,8 @@ func (d *driver) replay(n *node, key cache.ActionID) bool {
 		n.results = id // read back by Result.Load
 	}
 	n.ownFacts, n.hasFacts, n.skipped = e.OwnFacts, e.HasFacts, e.Skipped
+	n.strongFacts, n.weakNames = e.StrongFacts, e.WeakNames
+	n.calling = mergeNames(n.calling, n.weakNames)
 	n.closureHash = d.closureHash(n)
 	return true
 }
@@ -631,7 +699,7 @@ func (d *driver) store(n *node, key cache.ActionID) {
 		}
 	}
 	// A failed write costs the next run time, not correctness.
-	_ = put("facts", entry{OwnFacts: n.ownFacts, HasFacts: n.hasFacts, Skipped: n.skipped})
+	_ = put("facts", entry{OwnFacts: n.ownFacts, HasFacts: n.hasFacts, StrongFacts: n.strongFacts, WeakNames: n.weakNames, Skipped: n.skipped})
 }
 
 // loader returns what Result.Load reads for n: its results entry in the

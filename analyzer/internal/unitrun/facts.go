@@ -226,6 +226,54 @@ func (s *Facts) Encode(scope Scope) []byte {
 // Any reports whether Encode(scope) would write any fact.
 func (s *Facts) Any(scope Scope) bool { return len(s.records(scope, true)) > 0 }
 
+// Classify sorts the facts Encode(scope) would write by weak: strong
+// reports whether any fact is not weak, and weakNames lists the names of
+// the objects the weak facts are about, sorted and without repeats. The
+// standalone driver uses it to tell facts that make an importer relevant
+// from those that matter only where the importer names their object.
+func (s *Facts) Classify(scope Scope, weak func(analysis.Fact) bool) (strong bool, weakNames []string) {
+	names := map[string]bool{}
+	var enc objectpath.Encoder
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, fact := range s.m {
+		if !s.encodableLocked(scope, k, &enc) {
+			continue
+		}
+		if k.obj == nil || !weak(fact) {
+			strong = true
+			continue
+		}
+		names[k.obj.Name()] = true
+	}
+	for n := range names {
+		weakNames = append(weakNames, n)
+	}
+	sort.Strings(weakNames)
+	return strong, weakNames
+}
+
+// encodableLocked reports whether Encode(scope) writes the fact under k.
+func (s *Facts) encodableLocked(scope Scope, k factKey, enc *objectpath.Encoder) bool {
+	if k.pkg != s.pkg {
+		if scope == Own || k.obj == nil {
+			return false // an imported package fact
+		}
+		if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
+			return false // an imported package-level function, variable or constant
+		}
+		if s.reachableLocked()[k.pkg.Path()] != k.pkg {
+			return false // decoded from further away than the direct imports' API: go vet would not see it
+		}
+	}
+	if k.obj != nil {
+		if _, err := enc.For(k.obj); err != nil {
+			return false // not reachable from its package's API: dependents cannot name it
+		}
+	}
+	return true
+}
+
 func (s *Facts) records(scope Scope, first bool) []factRecord {
 	var enc objectpath.Encoder
 	var records []factRecord
