@@ -150,7 +150,6 @@ func firstLineDiff(a, b []byte) string {
 // finding), an irrelevant one (util) and one that imports both (app).
 func driverModule(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"store/store.go": `package store
@@ -190,16 +189,7 @@ func Run(ctx context.Context, db *sql.DB, l store.Lease) error {
 }
 `,
 	}
-	for name, body := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return writeModule(t, files)
 }
 
 // TestDriverCache: the driver's per-package cache replays a warm run
@@ -343,7 +333,6 @@ func TestDriverLoadErrors(t *testing.T) {
 // ending the process in its zero-rows branch.
 func noReturnModule(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/nr\n\ngo 1.26\n",
 		"logx/logx.go": `package logx
@@ -404,16 +393,7 @@ func Save(ctx context.Context, db *sql.DB, l Lease, id string) error {
 }
 `,
 	}
-	for name, body := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return writeModule(t, files)
 }
 
 // TestDriverNoReturnFacts: a NoReturn fact alone makes an importer worth
@@ -445,4 +425,21 @@ func TestDriverNoReturnFacts(t *testing.T) {
 	if st.analysed != 3 || st.irrelevant != st.packages-3 {
 		t.Errorf("%+v; want logx, dies and app analysed, every other package never loaded", st)
 	}
+}
+
+// writeModule writes files (path relative to the module root: contents)
+// into a new temporary directory and returns it.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
