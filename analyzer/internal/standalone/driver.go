@@ -477,11 +477,13 @@ func (d *driver) analyse(n *node) {
 		n.directives = serializeDirectives(lint.ParseDirectives(pkg.Syntax, pkg.Fset), pkg.Fset)
 	}
 	n.ownFacts = facts.Encode(unitrun.Own)
-	n.hasFacts = facts.Any(unitrun.Vetx)
-	if d.opts.WeakFact != nil {
-		n.strongFacts, n.weakNames = facts.Classify(unitrun.Vetx, d.opts.WeakFact)
-		n.calling = mergeNames(n.calling, n.weakNames)
+	if d.opts.WeakFact == nil {
+		n.hasFacts = facts.Any(unitrun.Vetx)
+		return
 	}
+	n.strongFacts, n.weakNames = facts.Classify(unitrun.Vetx, d.opts.WeakFact)
+	n.hasFacts = n.strongFacts || len(n.weakNames) > 0 // every vetx fact is strong or named
+	n.calling = mergeNames(n.calling, n.weakNames)
 }
 
 // callingOf is the union of the weak facts' object names of n's direct

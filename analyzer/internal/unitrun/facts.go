@@ -237,7 +237,7 @@ func (s *Facts) Classify(scope Scope, weak func(analysis.Fact) bool) (strong boo
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, fact := range s.m {
-		if !s.encodableLocked(scope, k, &enc) {
+		if _, ok := s.recordPathLocked(scope, k, &enc); !ok {
 			continue
 		}
 		if k.obj == nil || !weak(fact) {
@@ -253,25 +253,28 @@ func (s *Facts) Classify(scope Scope, weak func(analysis.Fact) bool) (strong boo
 	return strong, weakNames
 }
 
-// encodableLocked reports whether Encode(scope) writes the fact under k.
-func (s *Facts) encodableLocked(scope Scope, k factKey, enc *objectpath.Encoder) bool {
+// recordPathLocked reports whether Encode(scope) writes the fact under k,
+// and the path it names the fact's object by (empty for a package fact).
+func (s *Facts) recordPathLocked(scope Scope, k factKey, enc *objectpath.Encoder) (objectpath.Path, bool) {
 	if k.pkg != s.pkg {
 		if scope == Own || k.obj == nil {
-			return false // an imported package fact
+			return "", false // an imported package fact
 		}
 		if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
-			return false // an imported package-level function, variable or constant
+			return "", false // an imported package-level function, variable or constant
 		}
 		if s.reachableLocked()[k.pkg.Path()] != k.pkg {
-			return false // decoded from further away than the direct imports' API: go vet would not see it
+			return "", false // decoded from further away than the direct imports' API: go vet would not see it
 		}
 	}
-	if k.obj != nil {
-		if _, err := enc.For(k.obj); err != nil {
-			return false // not reachable from its package's API: dependents cannot name it
-		}
+	if k.obj == nil {
+		return "", true
 	}
-	return true
+	path, err := enc.For(k.obj)
+	if err != nil {
+		return "", false // not reachable from its package's API: dependents cannot name it
+	}
+	return path, true
 }
 
 func (s *Facts) records(scope Scope, first bool) []factRecord {
@@ -280,24 +283,9 @@ func (s *Facts) records(scope Scope, first bool) []factRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, fact := range s.m {
-		if k.pkg != s.pkg {
-			if scope == Own || k.obj == nil {
-				continue // an imported package fact
-			}
-			if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
-				continue // an imported package-level function, variable or constant
-			}
-			if s.reachableLocked()[k.pkg.Path()] != k.pkg {
-				continue // decoded from further away than the direct imports' API: go vet would not see it
-			}
-		}
-		var path objectpath.Path
-		if k.obj != nil {
-			p, err := enc.For(k.obj)
-			if err != nil {
-				continue // not reachable from its package's API: dependents cannot name it
-			}
-			path = p
+		path, ok := s.recordPathLocked(scope, k, &enc)
+		if !ok {
+			continue
 		}
 		records = append(records, factRecord{Pkg: k.pkg.Path(), Obj: path, Fact: fact})
 		if first {
