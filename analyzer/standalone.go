@@ -19,10 +19,11 @@ type (
 // (fence.MayBeRelevant, the go vet driver's) unless full is set, in which
 // case every package is loaded and analysed as lintcmd's runner would.
 func Lint(opts LintOptions, full bool) ([]LintResult, LintStats, error) {
-	opts.MayMatter, opts.WeakFact = nil, nil
+	opts.MayMatter, opts.WeakFact, opts.PassOn = nil, nil, nil
 	if !full {
 		opts.MayMatter = fence.MayBeRelevantCalling
-		opts.WeakFact = fence.NoReturnOnly
+		opts.WeakFact = fence.WeakFact
+		opts.PassOn = fence.PassOn
 	}
 	return standalone.Run(opts)
 }

@@ -11,12 +11,12 @@ import (
 // and imports dependencies' types from the compiler's export data (see
 // analyzer/internal/vetdriver). It does not return.
 func VetMain() {
-	vetdriver.Main(mayMatter, Analyzers()...)
+	vetdriver.Main(vetdriver.Hooks{MayMatter: mayMatter, WeakFact: fence.WeakFact, PassOn: fence.PassOn}, Analyzers()...)
 }
 
 // mayMatter is the engine's relevance test as the driver can answer it
 // before parsing: every analyzer reports only in packages the engine
 // finds relevant, and only the engine exports facts.
 func mayMatter(u vetdriver.Unit) (bool, error) {
-	return fence.MayBeRelevant(u.ImportPath, u.Imports, u.ImportHasFacts, u.GoFiles)
+	return fence.MayBeRelevantCalling(u.ImportPath, u.Imports, u.ImportHasFacts, u.Calling, u.GoFiles)
 }

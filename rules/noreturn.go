@@ -65,6 +65,10 @@ func IsNoReturn(fn *types.Func) bool {
 	return fn != nil && noReturnNames[fn.Name()] && noReturnByFunc[keyOf(fn)]
 }
 
+// IsNoReturnName reports whether some function or method NoReturn lists
+// has this name: the syntactic test of a call, before types are known.
+func IsNoReturnName(name string) bool { return noReturnNames[name] }
+
 // noReturnCalls are "Name(" for every function NoReturn lists, and the
 // panic builtin: the bytes a no-return wrapper's body must contain.
 var noReturnCalls = func() [][]byte {

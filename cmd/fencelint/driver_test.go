@@ -443,3 +443,132 @@ func writeModule(t *testing.T, files map[string]string) string {
 	}
 	return dir
 }
+
+// passOnModule writes a module where an implementation's ImplsFact
+// reaches the package that calls the interface only through a package the
+// driver never loads: impl's sqlStore writes unfenced; wire imports impl
+// (whose facts make it relevant) and passes its ImplsFact on; cmd imports
+// only wire, so the engine would not analyse it and the driver skips it,
+// exporting the ImplsFact in its place (fence.PassOn); app calls
+// base.Store.Save under a lock it declares it holds, which only that fact
+// resolves.
+func passOnModule(t *testing.T) string {
+	t.Helper()
+	files := map[string]string{
+		"go.mod": "module example.com/org/m\n\ngo 1.26\n",
+		"base/base.go": `package base
+
+import "context"
+
+type Store interface {
+	Save(ctx context.Context, id string) error
+}
+`,
+		"impl/impl.go": `package impl
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/org/m/base"
+)
+
+type sqlStore struct{ db *sql.DB }
+
+func (s *sqlStore) Save(ctx context.Context, id string) error {
+	_, err := s.db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id)
+	return err
+}
+
+func New(db *sql.DB) base.Store { return &sqlStore{db} }
+`,
+		"wire/wire.go": `package wire
+
+import (
+	"database/sql"
+
+	"example.com/org/m/base"
+	"example.com/org/m/impl"
+)
+
+func Open(db *sql.DB) base.Store { return impl.New(db) }
+`,
+		"cmd/cmd.go": `package cmd
+
+import (
+	"example.com/org/m/base"
+	"example.com/org/m/wire"
+)
+
+func Store() base.Store { return wire.Open(nil) }
+`,
+		"app/app.go": `package app
+
+import (
+	"context"
+
+	"example.com/org/m/base"
+	_ "example.com/org/m/cmd"
+)
+
+//fencelint:holds jobs token=tok
+func Run(ctx context.Context, s base.Store, tok int64) error {
+	return s.Save(ctx, "a")
+}
+`,
+	}
+	return writeModule(t, files)
+}
+
+// TestDriverPassOn: a package that imports nothing but ImplsFacts is
+// never loaded, and the ImplsFact it would have passed on is exported in
+// its place, so that the interface call above it is judged as in the
+// full run.
+func TestDriverPassOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelint")
+	}
+	bin := fencelintBinary(t)
+	dir := passOnModule(t)
+	want, _, wantCode := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), fullEnv+"=1"), bin, "-f", "json", "./...")
+	if wantCode != exitFindings || !bytes.Contains(want, []byte(`"code":"unfencedwrite"`)) || !bytes.Contains(want, []byte("app.go")) {
+		t.Fatalf("full run (exit %d) does not report app's call of Save through the interface:\n%s", wantCode, want)
+	}
+	got, stderr, code := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), driverDebugEnv+"=1"), bin, "-f", "json", "./...")
+	if code != wantCode || !bytes.Equal(got, want) {
+		t.Errorf("exit %d, want %d; output differs from the full run's:\n%s", code, wantCode, firstLineDiff(want, got))
+	}
+	st := parseDriverStats(t, stderr)
+	t.Logf("%+v", st)
+	// impl (database/sql), wire (impl's PackageFact) and app (a
+	// directive) are loaded; base, cmd and every std package are not.
+	if st.analysed != 3 || st.irrelevant != st.packages-3 {
+		t.Errorf("%+v; want impl, wire and app analysed, every other package never loaded", st)
+	}
+}
+
+// TestVetPassOn is TestDriverPassOn under go vet: cmd is skipped there
+// too, and its vetx file must carry wire's ImplsFact (PassOn) for app's
+// finding; the -json output must be the full path's.
+func TestVetPassOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelint and runs go vet")
+	}
+	bin := fencelintBinary(t)
+	dir := passOnModule(t)
+	vet := func(extra ...string) []byte {
+		env := append(os.Environ(), "GOFLAGS=", "GOCACHE="+t.TempDir()) // go vet's result cache would replay the other mode's run
+		stdout, stderr, code := run(t, dir, append(env, extra...), "go", "vet", "-vettool="+bin, "-json", "./...")
+		if code != 0 {
+			t.Fatalf("go vet exited %d:\n%s", code, stderr)
+		}
+		return stdout
+	}
+	want := vet(fullEnv + "=1")
+	if !bytes.Contains(want, []byte("storage write via s.Save")) {
+		t.Fatalf("the full path does not report app's call of Save through the interface:\n%s", want)
+	}
+	if got := vet(); !bytes.Equal(got, want) {
+		t.Errorf("go vet -json output differs from the full path's:\n%s", firstLineDiff(want, got))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/fencelint/fencelint/rules"
@@ -91,22 +92,47 @@ func sigString(sig *types.Signature) string {
 }
 
 // importedImpls returns the implementation types other packages' facts
-// describe: the union of the ImplsFacts of the direct imports of this
-// project, first-seen order, deduplicated by package and name.
+// describe: mergeImpls over the package's direct imports.
 func importedImpls(pass *analysis.Pass) []ImplType {
-	root := projectRoot(pass.Pkg.Path())
+	byPath := map[string]*types.Package{}
+	var imports []string
+	for _, imp := range pass.Pkg.Imports() {
+		byPath[imp.Path()] = imp
+		imports = append(imports, imp.Path())
+	}
+	return mergeImpls(pass.Pkg.Path(), imports, func(path string) *ImplsFact {
+		var f ImplsFact
+		if !pass.ImportPackageFact(byPath[path], &f) {
+			return nil
+		}
+		return &f
+	})
+}
+
+// mergeImpls is the union of the ImplsFacts (factOf, nil for none) of the
+// direct imports of package path that belong to its project, in the
+// order of their paths, deduplicated by package and name, without path's
+// own types. The import order is the paths', not the source's: a driver
+// that merges for a package it does not parse (PassOn) gets the same list.
+func mergeImpls(path string, imports []string, factOf func(imp string) *ImplsFact) []ImplType {
+	root := projectRoot(path)
+	imports = slices.Clone(imports)
+	sort.Strings(imports)
 	seen := map[string]bool{}
 	var out []ImplType
-	for _, imp := range pass.Pkg.Imports() {
-		if projectRoot(imp.Path()) != root || rules.IsLibraryPackage(imp.Path()) {
+	for i, imp := range imports {
+		if i > 0 && imports[i-1] == imp {
 			continue
 		}
-		var f ImplsFact
-		if !pass.ImportPackageFact(imp, &f) {
+		if projectRoot(imp) != root || rules.IsLibraryPackage(imp) {
+			continue
+		}
+		f := factOf(imp)
+		if f == nil {
 			continue
 		}
 		for _, t := range f.Types {
-			if k := t.Pkg + "." + t.Name; !seen[k] && t.Pkg != pass.Pkg.Path() {
+			if k := t.Pkg + "." + t.Name; !seen[k] && t.Pkg != path {
 				seen[k] = true
 				out = append(out, t)
 			}
@@ -121,6 +147,27 @@ func reexportImpls(pass *analysis.Pass) {
 	if ts := importedImpls(pass); len(ts) > 0 {
 		pass.ExportPackageFact(&ImplsFact{Types: ts})
 	}
+}
+
+// PassOn is what the engine exports for a package it does not analyse and
+// that declares no no-return wrapper (a package MayBeRelevantCalling
+// rules out): reexportImpls's fact, from packageFacts, the package facts
+// of each direct import. A driver that skips such a package without
+// loading it exports these in its place, and may then treat ImplsFact as
+// weak (WeakFact): it no longer needs to run a package to pass one on.
+func PassOn(path string, imports []string, packageFacts func(imp string) []analysis.Fact) []analysis.Fact {
+	ts := mergeImpls(path, imports, func(imp string) *ImplsFact {
+		for _, f := range packageFacts(imp) {
+			if f, ok := f.(*ImplsFact); ok {
+				return f
+			}
+		}
+		return nil
+	})
+	if len(ts) == 0 {
+		return nil
+	}
+	return []analysis.Fact{&ImplsFact{Types: ts}}
 }
 
 // exportImpls exports this package's ImplsFact; own is whether the

@@ -2,6 +2,8 @@ package fence
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"os"
@@ -127,13 +129,85 @@ func MayBeRelevantCalling(path string, imports []string, importHasFacts func(str
 		if readErr = read(); readErr != nil {
 			return true, readErr
 		}
-		for _, src := range srcs {
+		var named []int // the files that may call one
+		for i, src := range srcs {
 			if rules.MayCallNoReturn(src) || callsAny(src, noReturns) {
-				return true, nil
+				named = append(named, i)
 			}
+		}
+		if len(named) > 0 {
+			// The bytes name one: parse (no types) and ask infer's question
+			// of the syntax. A package whose functions never end in such a
+			// call declares no wrapper.
+			var files []*ast.File
+			fset := token.NewFileSet()
+			for _, i := range named {
+				f, err := parser.ParseFile(fset, goFiles[i], srcs[i], parser.SkipObjectResolution)
+				if err != nil {
+					return true, nil // the full path reports it
+				}
+				files = append(files, f)
+			}
+			return mayDeclareNoReturn(files, noReturns), nil
 		}
 	}
 	return ok, readErr
+}
+
+// mayDeclareNoReturn is noReturns.infer read from syntax alone, by name: it
+// is true when some function's body ends in a call statement of panic, of
+// a function or method named like one rules.NoReturn lists or like one of
+// names (other packages' wrappers), and has no return or defer. Every
+// wrapper infer finds is found here or calls one that is (a callee infer
+// resolves by type has one of these names, and a chain of this package's
+// wrappers ends in one that calls no other), so false means the package
+// exports no NoReturn fact that an importer could read (a command's, a
+// test main's, have no importer).
+func mayDeclareNoReturn(files []*ast.File, names []string) bool {
+	ends := map[string]bool{"panic": true}
+	for _, n := range names {
+		ends[n] = true
+	}
+	for _, f := range files {
+		if f.Name.Name == "main" {
+			continue // nothing of a command is imported: its facts have no reader
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || len(fd.Body.List) == 0 {
+				continue
+			}
+			es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt)
+			if !ok {
+				continue
+			}
+			call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			if name := syntacticCallee(call.Fun); (ends[name] || rules.IsNoReturnName(name)) && !leavesEarly(fd.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// syntacticCallee is the name a call's function expression ends in: F, x.F,
+// pkg.F, F[T], x.F[T]; "" for anything else (a function literal, a call's
+// result).
+func syntacticCallee(fun ast.Expr) string {
+	switch e := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.IndexExpr:
+		return syntacticCallee(e.X)
+	case *ast.IndexListExpr:
+		return syntacticCallee(e.X)
+	}
+	return ""
 }
 
 // callsAny reports whether src has "name(" for one of names: the bytes a
@@ -153,6 +227,18 @@ func callsAny(src []byte, names []string) bool {
 		}
 	}
 	return false
+}
+
+// WeakFact reports whether fact, alone, leaves an importer out of
+// MayBeRelevantCalling's account: a NoReturn-only fact (NoReturnOnly), or
+// an ImplsFact, which makes no importer relevant (Relevance counts only
+// PackageFact) and which a driver passes on for a package it skips
+// (PassOn). A driver that does not call PassOn must not use it.
+func WeakFact(fact analysis.Fact) bool {
+	if _, ok := fact.(*ImplsFact); ok {
+		return true
+	}
+	return NoReturnOnly(fact)
 }
 
 // NoReturnOnly reports whether fact is a FuncFact that says nothing but

@@ -1,9 +1,14 @@
 package fence
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 func TestTypeDeclMayBeLease(t *testing.T) {
@@ -64,5 +69,77 @@ func TestMayBeRelevant(t *testing.T) {
 		if c.name == "an unreadable file" && err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
+	}
+}
+
+// TestMayDeclareNoReturn: the syntactic twin of noReturns.infer finds
+// every function whose body ends in a call that may not return and that
+// has no return or defer, by the callee's name; a command's functions
+// are nobody's import.
+func TestMayDeclareNoReturn(t *testing.T) {
+	for _, c := range []struct {
+		src   string
+		names []string
+		want  bool
+	}{
+		{"package p\nfunc die(msg string) { println(msg); panic(msg) }\n", nil, true},
+		{"package p\nfunc (l *L) Fatalf(f string, a ...any) { l.z.Fatalf(f, a...) }\n", nil, true},
+		{"package p\nimport \"os\"\nfunc quit() { os.Exit(1) }\n", nil, true},
+		{"package p\nfunc fail[T any](v T) { must[T](v) }\n", []string{"must"}, true}, // another package's wrapper, generic
+		{"package p\nfunc fail() { x.Die() }\n", []string{"Die"}, true},
+		{"package p\nfunc fail() { x.Die() }\n", nil, false},
+		// a return or a defer (a recover could resume) lets control leave
+		{"package p\nfunc f(ok bool) { if ok { return }; panic(1) }\n", nil, false},
+		{"package p\nfunc f() { defer cleanup(); panic(1) }\n", nil, false},
+		// a return inside a function literal is the literal's
+		{"package p\nfunc f() { g(func() { return }); panic(1) }\n", nil, true},
+		// the call is not the last statement
+		{"package p\nfunc f() { panic(1); x = 2 }\n", nil, false},
+		{"package p\nfunc (s *S) String() string { switch s.k { case 1: return \"a\" }; panic(\"bad\") }\n", nil, false},
+		{"package main\nimport \"os\"\nfunc main() { os.Exit(run()) }\n", nil, false},
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "p.go", c.src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mayDeclareNoReturn([]*ast.File{f}, c.names); got != c.want {
+			t.Errorf("mayDeclareNoReturn(%q, %v) = %v, want %v", c.src, c.names, got, c.want)
+		}
+	}
+}
+
+// TestPassOn: what a driver exports for a package it skips is the union
+// of its project imports' ImplsFacts, deduplicated, without its own
+// types, in the order of the import paths, whatever order the imports
+// come in; nothing when there is none.
+func TestPassOn(t *testing.T) {
+	impl := func(pkg, name string) ImplType { return ImplType{Pkg: pkg, Name: name} }
+	facts := map[string][]analysis.Fact{
+		"example.com/o/r/b":     {&ImplsFact{Types: []ImplType{impl("example.com/o/r/b", "B"), impl("example.com/o/r/c", "C")}}},
+		"example.com/o/r/a":     {&ImplsFact{Types: []ImplType{impl("example.com/o/r/c", "C"), impl("example.com/o/r/p", "Self")}}, new(PackageFact)},
+		"example.com/other/x/y": {&ImplsFact{Types: []ImplType{impl("example.com/other/x/y", "Y")}}}, // another project
+	}
+	get := func(imp string) []analysis.Fact { return facts[imp] }
+	var first string
+	for _, imports := range [][]string{
+		{"example.com/o/r/b", "example.com/o/r/a", "example.com/other/x/y", "fmt"},
+		{"fmt", "example.com/other/x/y", "example.com/o/r/a", "example.com/o/r/b", "example.com/o/r/a"},
+	} {
+		got := PassOn("example.com/o/r/p", imports, get)
+		if len(got) != 1 {
+			t.Fatalf("PassOn(%v) = %v, want one ImplsFact", imports, got)
+		}
+		s := got[0].(*ImplsFact).String()
+		if s != "impls C B" {
+			t.Errorf("PassOn(%v) = %q, want \"impls C B\" (a's types first, p's own and y's left out)", imports, s)
+		}
+		if first == "" {
+			first = s
+		} else if s != first {
+			t.Errorf("PassOn depends on the import order: %q, then %q", first, s)
+		}
+	}
+	if got := PassOn("example.com/o/r/p", []string{"fmt"}, get); got != nil {
+		t.Errorf("PassOn without ImplsFacts = %v, want nothing", got)
 	}
 }

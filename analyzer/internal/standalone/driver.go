@@ -98,10 +98,18 @@ type Options struct {
 	// fast path off).
 	MayMatter MayMatter
 	// WeakFact, when set, tells the facts that alone do not make an
-	// importer matter (fencelint's NoReturn-only facts): an import whose
-	// facts are all weak does not count for importHasFacts, and MayMatter
-	// is given the names of the objects they are about instead.
+	// importer matter (fencelint's NoReturn-only facts and ImplsFact):
+	// importHasFacts then counts an import only when its own facts (the
+	// ones lintcmd's semantics give its importers; re-exports are not
+	// made) include one that is not weak, and MayMatter is given the
+	// names of the objects the weak object facts are about.
 	WeakFact func(analysis.Fact) bool
+	// PassOn, when set, gives the package facts a package MayMatter
+	// rules out exports all the same, from the package facts of its
+	// direct imports (what the analyzers pass on for a package they do not
+	// analyse: fencelint's ImplsFact). The driver records them as the
+	// package's own facts, as if it had been analysed.
+	PassOn func(path string, imports []string, packageFacts func(imp string) []analysis.Fact) []analysis.Fact
 	// Cache, when set, keeps each package's results; Salt is mixed into
 	// every key (analyzer flag values: the tool's build ID is the cache
 	// package's own salt).
@@ -345,7 +353,10 @@ func (d *driver) do(n *node) {
 	how := &d.stats.Analysed
 	if d.irrelevant(n) {
 		how = &d.stats.Irrelevant
-		if n.initial {
+		if err := d.passOn(n); err != nil {
+			n.failed, n.errors = true, []error{err}
+		}
+		if n.initial && !n.failed {
 			dirs, err := directivesOnly(n.spec)
 			if err != nil {
 				// The loader would fail on it too: let it say how.
@@ -363,7 +374,7 @@ func (d *driver) do(n *node) {
 		d.store(n, key)
 	}
 	if debugAnalysed && how == &d.stats.Analysed {
-		fmt.Fprintf(os.Stderr, "fencelint: analysed %s (own facts %d bytes, facts for importers %t)\n", n.spec.ID, len(n.ownFacts), n.hasFacts)
+		fmt.Fprintf(os.Stderr, "fencelint: analysed %s (own facts %d bytes, facts for importers %t, strong %t)\n", n.spec.ID, len(n.ownFacts), n.hasFacts, n.strongFacts)
 	}
 	d.finish(n, how)
 }
@@ -401,6 +412,43 @@ func (d *driver) irrelevant(n *node) bool {
 	}
 	matters, err := d.opts.MayMatter(s.PkgPath, imports, func(path string) bool { return hasFacts[path] }, n.calling, packageFiles(s))
 	return err == nil && !matters
+}
+
+// passOn records, as the own facts of n (which irrelevant ruled out), the
+// package facts Options.PassOn derives from its direct imports'.
+func (d *driver) passOn(n *node) error {
+	if d.opts.PassOn == nil {
+		return nil
+	}
+	imports := make([]string, 0, len(n.deps))
+	byPath := map[string]*node{}
+	for _, dep := range n.deps {
+		imports = append(imports, dep.spec.PkgPath)
+		byPath[dep.spec.PkgPath] = dep
+	}
+	var decodeErr error
+	facts := d.opts.PassOn(n.spec.PkgPath, imports, func(imp string) []analysis.Fact {
+		dep := byPath[imp]
+		if dep == nil {
+			return nil
+		}
+		fs, err := unitrun.PackageFactsIn(dep.ownFacts, imp)
+		if err != nil && decodeErr == nil {
+			decodeErr = fmt.Errorf("failed loading cached facts of %s: %w", imp, err)
+		}
+		return fs
+	})
+	if decodeErr != nil {
+		return decodeErr
+	}
+	n.ownFacts = unitrun.EncodePackageFacts(n.spec.PkgPath, facts)
+	n.hasFacts = len(facts) > 0
+	for _, f := range facts {
+		if d.opts.WeakFact == nil || !d.opts.WeakFact(f) {
+			n.strongFacts = true
+		}
+	}
+	return nil
 }
 
 // packageFiles is every Go file of s the relevance scan reads: those the
@@ -481,8 +529,11 @@ func (d *driver) analyse(n *node) {
 		n.hasFacts = facts.Any(unitrun.Vetx)
 		return
 	}
-	n.strongFacts, n.weakNames = facts.Classify(unitrun.Vetx, d.opts.WeakFact)
-	n.hasFacts = n.strongFacts || len(n.weakNames) > 0 // every vetx fact is strong or named
+	// Under lintcmd's semantics an importer sees each package's own facts
+	// (the closure's, not re-exported ones), so a package's own facts
+	// alone decide what it means to its importers.
+	n.strongFacts, n.weakNames = facts.Classify(unitrun.Own, d.opts.WeakFact)
+	n.hasFacts = facts.Any(unitrun.Vetx)
 	n.calling = mergeNames(n.calling, n.weakNames)
 }
 
@@ -640,7 +691,7 @@ func (d *driver) key(n *node) cache.ActionID {
 	fmt.Fprintf(h, "salt %q\n", d.opts.Salt)
 	fmt.Fprintf(h, "go %s\n", d.opts.GoVersion)
 	fmt.Fprintf(h, "env godebug %q\n", d.godebug)
-	fmt.Fprintf(h, "relevance %t, weak facts %t\n", d.opts.MayMatter != nil, d.opts.WeakFact != nil)
+	fmt.Fprintf(h, "relevance %t, weak facts %t, pass on %t\n", d.opts.MayMatter != nil, d.opts.WeakFact != nil, d.opts.PassOn != nil)
 	for _, dep := range n.deps {
 		fmt.Fprintf(h, "dep %q %x\n", dep.spec.ID, dep.closureHash)
 	}

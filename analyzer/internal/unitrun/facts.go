@@ -223,12 +223,52 @@ func (s *Facts) Encode(scope Scope) []byte {
 	return buf.Bytes()
 }
 
+// PackageFactsIn returns the package facts about pkgPath in data, records
+// as Encode writes them, in their order; no types are needed to read
+// them.
+func PackageFactsIn(data []byte, pkgPath string) ([]analysis.Fact, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var records []factRecord
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&records); err != nil {
+		return nil, err
+	}
+	var out []analysis.Fact
+	for _, r := range records {
+		if r.Pkg == pkgPath && r.Obj == "" {
+			out = append(out, r.Fact)
+		}
+	}
+	return out, nil
+}
+
+// EncodePackageFacts is Encode(Own) of a unit of package pkgPath whose
+// analyzers exported facts, at most one of each type, about the package
+// and nothing else: the same bytes, written without its types.
+func EncodePackageFacts(pkgPath string, facts []analysis.Fact) []byte {
+	if len(facts) == 0 {
+		return nil
+	}
+	records := make([]factRecord, len(facts))
+	for i, f := range facts {
+		records[i] = factRecord{Pkg: pkgPath, Fact: f}
+	}
+	sortRecords(records)
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(records); err != nil {
+		log.Panicf("internal error: encoding facts of %s: %v", pkgPath, err)
+	}
+	return buf.Bytes()
+}
+
 // Any reports whether Encode(scope) would write any fact.
 func (s *Facts) Any(scope Scope) bool { return len(s.records(scope, true)) > 0 }
 
 // Classify sorts the facts Encode(scope) would write by weak: strong
 // reports whether any fact is not weak, and weakNames lists the names of
-// the objects the weak facts are about, sorted and without repeats. The
+// the objects the weak object facts are about, sorted and without
+// repeats (a weak package fact names nothing). The
 // standalone driver uses it to tell facts that make an importer relevant
 // from those that matter only where the importer names their object.
 func (s *Facts) Classify(scope Scope, weak func(analysis.Fact) bool) (strong bool, weakNames []string) {
@@ -240,11 +280,13 @@ func (s *Facts) Classify(scope Scope, weak func(analysis.Fact) bool) (strong boo
 		if _, ok := s.recordPathLocked(scope, k, &enc); !ok {
 			continue
 		}
-		if k.obj == nil || !weak(fact) {
+		if !weak(fact) {
 			strong = true
 			continue
 		}
-		names[k.obj.Name()] = true
+		if k.obj != nil {
+			names[k.obj.Name()] = true
+		}
 	}
 	for n := range names {
 		weakNames = append(weakNames, n)
@@ -292,6 +334,13 @@ func (s *Facts) records(scope Scope, first bool) []factRecord {
 			return records
 		}
 	}
+	sortRecords(records)
+	return records
+}
+
+// sortRecords orders records by package, object path and fact type: one
+// order for the same facts, whatever map order they came in.
+func sortRecords(records []factRecord) {
 	sort.Slice(records, func(i, j int) bool {
 		x, y := records[i], records[j]
 		if x.Pkg != y.Pkg {
@@ -302,7 +351,6 @@ func (s *Facts) records(scope Scope, first bool) []factRecord {
 		}
 		return reflect.TypeOf(x.Fact).String() < reflect.TypeOf(y.Fact).String()
 	})
-	return records
 }
 
 // reachable maps the path of every package whose objects the direct

@@ -10,6 +10,8 @@ import (
 	"go/token"
 	"go/types"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 type testFact struct{ N int }
@@ -143,5 +145,67 @@ func TestFactScopes(t *testing.T) {
 	}
 	if !fc.ImportObject(M, &got) || got.N != 1 {
 		t.Errorf("c with lintcmd's lookup does not see a's fact on T.M")
+	}
+}
+
+type otherFact struct{ S string }
+
+func (*otherFact) AFact()           {}
+func (f *otherFact) String() string { return f.S }
+
+func init() { gob.Register(new(otherFact)) }
+
+// TestPackageFactsWithoutTypes: EncodePackageFacts writes the bytes
+// Encode(Own) writes for a unit whose only facts are about its package,
+// whatever order they come in, and PackageFactsIn reads a package's facts
+// back (and only those) without its types.
+func TestPackageFactsWithoutTypes(t *testing.T) {
+	a := check(t, "a", "package a\n\ntype T struct{}\n")
+	fa := NewFacts(a)
+	fa.ExportPackage(&testFact{7})
+	fa.ExportPackage(&otherFact{"x"})
+	want := fa.Encode(Own)
+	for _, order := range [][]analysis.Fact{
+		{&testFact{7}, &otherFact{"x"}},
+		{&otherFact{"x"}, &testFact{7}},
+	} {
+		if got := EncodePackageFacts("a", order); !bytes.Equal(got, want) {
+			t.Errorf("EncodePackageFacts(%v) differs from Encode(Own)", order)
+		}
+	}
+	if EncodePackageFacts("a", nil) != nil {
+		t.Error("no facts encode to something")
+	}
+
+	fa.ExportObject(a.Scope().Lookup("T"), &testFact{1})
+	got, err := PackageFactsIn(fa.Encode(Own), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != "[x 7]" {
+		t.Errorf("PackageFactsIn = %v, want a's two package facts, not T's", got)
+	}
+	if got, err := PackageFactsIn(fa.Encode(Own), "b"); err != nil || len(got) != 0 {
+		t.Errorf("PackageFactsIn(b) = %v, %v; want nothing", got, err)
+	}
+	if _, err := PackageFactsIn([]byte("junk"), "a"); err == nil {
+		t.Error("PackageFactsIn(junk): no error")
+	}
+}
+
+// TestClassifyOwnWeak: weak package facts make nothing strong and name
+// nothing; weak object facts are named; any other fact is strong.
+func TestClassifyOwnWeak(t *testing.T) {
+	a := check(t, "a", "package a\n\nfunc F() {}\n\nfunc G() {}\n")
+	weak := func(f analysis.Fact) bool { _, ok := f.(*otherFact); return ok }
+	fa := NewFacts(a)
+	fa.ExportPackage(&otherFact{"impls"})
+	fa.ExportObject(a.Scope().Lookup("F"), &otherFact{"noreturn"})
+	if strong, names := fa.Classify(Own, weak); strong || fmt.Sprint(names) != "[F]" {
+		t.Errorf("Classify = %v, %v; want not strong, [F]", strong, names)
+	}
+	fa.ExportObject(a.Scope().Lookup("G"), &testFact{1})
+	if strong, names := fa.Classify(Own, weak); !strong || fmt.Sprint(names) != "[F]" {
+		t.Errorf("Classify = %v, %v; want strong, [F]", strong, names)
 	}
 }

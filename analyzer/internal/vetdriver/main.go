@@ -31,11 +31,33 @@ type Unit struct {
 	// direct imports, and the few packages cgo's generated code imports).
 	Imports []string
 	// ImportHasFacts reports whether a direct import's vetx file carries
-	// any fact. It is true for an import without a vetx file, except
-	// unsafe, so that the full path reports the missing file as
-	// unitchecker does.
+	// a fact that is not weak (Hooks.WeakFact) about the import's own
+	// package or objects; with no WeakFact, any fact. It is true for an
+	// import without a vetx file, except unsafe, so that the full path
+	// reports the missing file as unitchecker does.
 	ImportHasFacts func(path string) bool
-	GoFiles        []string
+	// Calling names the objects the direct imports' weak object facts
+	// are about (their own and those they re-export), sorted: with
+	// WeakFact, those facts matter to the unit only where it names one.
+	Calling []string
+	GoFiles []string
+}
+
+// Hooks are what the driver asks the analyzers' owner.
+type Hooks struct {
+	// MayMatter is the relevance test; nil analyses every package.
+	MayMatter MayMatter
+	// WeakFact, when set, tells the facts that alone do not make an
+	// importer matter (see Unit.ImportHasFacts and Unit.Calling). A unit
+	// MayMatter rules out then still writes the facts the full path would
+	// give it: PassOn's package facts and the imported facts it would
+	// re-export, read with its imports' types from export data.
+	WeakFact func(analysis.Fact) bool
+	// PassOn gives the package facts a unit MayMatter rules out exports
+	// all the same, from its direct imports' package facts (fencelint's
+	// ImplsFact). Required with WeakFact when a weak fact is a package
+	// fact.
+	PassOn func(path string, imports []string, packageFacts func(imp string) []analysis.Fact) []analysis.Fact
 }
 
 // MayMatter reports whether the analyzers could export a fact for u or
@@ -55,7 +77,7 @@ type options struct {
 
 // Main is the go vet -vettool entry point for analyzers; see the package
 // documentation. It does not return.
-func Main(mayMatter MayMatter, analyzers ...*analysis.Analyzer) {
+func Main(hooks Hooks, analyzers ...*analysis.Analyzer) {
 	progname := filepath.Base(os.Args[0])
 	log.SetFlags(0)
 	log.SetPrefix(progname + ": ")
@@ -83,7 +105,7 @@ func Main(mayMatter MayMatter, analyzers ...*analysis.Analyzer) {
 	if len(args) != 1 || !strings.HasSuffix(args[0], ".cfg") {
 		log.Fatalf(`invoking "go tool %[1]s" directly is unsupported; use "go %[1]s"`, progname)
 	}
-	os.Exit(run(args[0], opts, mayMatter, analyzers))
+	os.Exit(run(args[0], opts, hooks, analyzers))
 }
 
 // parseFlags registers the flags unitchecker registers, under the same

@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"go/types"
 	"log"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -61,7 +62,7 @@ func readConfig(name string) (*Config, error) {
 // run analyses the unit of cfgFile and returns the exit code, with
 // unitchecker's conventions: 1 for a failed analysis or, in text mode, any
 // diagnostic; facts-only runs (VetxOnly) report nothing.
-func run(cfgFile string, opts *options, mayMatter MayMatter, analyzers []*analysis.Analyzer) int {
+func run(cfgFile string, opts *options, hooks Hooks, analyzers []*analysis.Analyzer) int {
 	cfg, err := readConfig(cfgFile)
 	if err != nil {
 		log.Fatal(err)
@@ -74,14 +75,14 @@ func run(cfgFile string, opts *options, mayMatter MayMatter, analyzers []*analys
 		os.Stdout = f
 	}
 
-	if !opts.full && mayMatter != nil {
+	if !opts.full && hooks.MayMatter != nil {
 		// An error (an unreadable file) means "may matter": the full path
 		// then fails the way unitchecker does.
-		if matters, err := mayMatter(unitOf(cfg)); !matters && err == nil {
-			// Nothing here can export a fact or report: answer as the full
-			// path would for a package without findings.
+		if matters, err := hooks.MayMatter(unitOf(cfg, hooks.WeakFact != nil)); !matters && err == nil {
+			// Nothing here can report or export a fact of its own: answer
+			// as the full path would for a package without findings.
 			if cfg.VetxOutput != "" {
-				if err := writeVetx(cfg.VetxOutput, nil); err != nil {
+				if err := passOn(cfg, hooks); err != nil {
 					log.Fatal(err)
 				}
 			}
@@ -93,7 +94,7 @@ func run(cfgFile string, opts *options, mayMatter MayMatter, analyzers []*analys
 	}
 
 	fset := token.NewFileSet()
-	results, err := analyse(fset, cfg, analyzers)
+	results, err := analyse(fset, cfg, hooks, analyzers)
 	if err != nil {
 		if cfg.VetxOnly {
 			return 1
@@ -115,27 +116,150 @@ func run(cfgFile string, opts *options, mayMatter MayMatter, analyzers []*analys
 	return printText(fset, opts.context, results)
 }
 
-// unitOf is cfg as MayMatter sees it.
-func unitOf(cfg *Config) Unit {
+// unitOf is cfg as MayMatter sees it; weak is whether the driver was
+// given Hooks.WeakFact (else every fact counts, and Calling is empty).
+func unitOf(cfg *Config, weak bool) Unit {
 	var imports []string
 	for _, p := range cfg.ImportMap {
 		imports = append(imports, p)
 	}
 	sort.Strings(imports)
 	imports = slices.Compact(imports)
+	headers := map[string]vetxHeader{}
+	bad := map[string]bool{} // a missing or bad file: let the full path report it
+	var calling []string
+	for _, path := range imports {
+		file, ok := cfg.PackageVetx[path]
+		if !ok {
+			bad[path] = path != "unsafe"
+			continue
+		}
+		h, err := readVetxHeader(file)
+		if err != nil {
+			bad[path] = true
+			continue
+		}
+		headers[path] = h
+		if weak {
+			calling = append(calling, h.Weak...)
+		}
+	}
+	sort.Strings(calling)
 	return Unit{
 		ImportPath: cfg.ImportPath,
 		Imports:    imports,
 		ImportHasFacts: func(path string) bool {
-			file, ok := cfg.PackageVetx[path]
+			h, ok := headers[path]
 			if !ok {
-				return path != "unsafe"
+				return bad[path] || !slices.Contains(imports, path)
 			}
-			has, err := vetxHasFacts(file)
-			return err != nil || has // a bad file: let the full path report it
+			if weak {
+				return h.Strong
+			}
+			return h.Facts
 		},
+		Calling: slices.Compact(calling),
 		GoFiles: cfg.GoFiles,
 	}
+}
+
+// passOn writes the vetx file of a unit MayMatter ruled out: what the full
+// path would write for it. Its analyzers would export no fact of their
+// own but PassOn's, and would re-export the imported facts about types,
+// fields and methods its imports' declarations reach: without WeakFact
+// there are none (every import's file is empty, or the unit would
+// matter); with it, they are read as the full path reads them, with the
+// imports' types from the compiler's export data instead of the unit's own
+// type-check.
+func passOn(cfg *Config, hooks Hooks) error {
+	if hooks.WeakFact == nil {
+		return writeVetx(cfg.VetxOutput, vetxHeader{}, nil)
+	}
+	var paths []string
+	raw := map[string][]byte{}
+	for _, p := range cfg.ImportMap {
+		if _, ok := raw[p]; ok || p == "unsafe" {
+			continue
+		}
+		file, ok := cfg.PackageVetx[p]
+		if !ok {
+			return fmt.Errorf("in %s, can't import facts for package %q: missing facts", cfg.ImportPath, p)
+		}
+		_, data, err := readVetx(file)
+		if err != nil {
+			return fmt.Errorf("invalid vetx file for %q: %v", p, err)
+		}
+		raw[p] = data
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	any := false
+	for _, data := range raw {
+		any = any || len(data) > 0
+	}
+	if !any {
+		return writeVetx(cfg.VetxOutput, vetxHeader{}, nil) // nothing to pass on or re-export
+	}
+
+	// The unit's package as the type checker would have made it, with
+	// its imports (from export data) and nothing of its own.
+	fset := token.NewFileSet()
+	imported := make(map[string]*types.Package)
+	var imports []*types.Package
+	for _, p := range paths {
+		file, ok := cfg.PackageFile[p]
+		if !ok {
+			return fmt.Errorf("no export data file for %q", p)
+		}
+		pkg, ok := imported[p]
+		if !ok || !pkg.Complete() {
+			var err error
+			if pkg, err = readExportData(fset, imported, file, p); err != nil {
+				return err
+			}
+		}
+		imports = append(imports, pkg)
+	}
+	if slices.Contains(slices.Collect(maps.Values(cfg.ImportMap)), "unsafe") {
+		imports = append(imports, types.Unsafe)
+	}
+	pkg := types.NewPackage(cfg.ImportPath, "")
+	pkg.SetImports(imports)
+	pkg.MarkComplete()
+
+	facts := unitrun.NewFacts(pkg)
+	for _, p := range paths {
+		if err := facts.Decode(raw[p], facts.Reachable()); err != nil {
+			return fmt.Errorf("decoding facts for %q: %v", p, err)
+		}
+	}
+	var decodeErr error
+	if hooks.PassOn != nil {
+		own := hooks.PassOn(cfg.ImportPath, paths, func(imp string) []analysis.Fact {
+			fs, err := unitrun.PackageFactsIn(raw[imp], imp)
+			if err != nil && decodeErr == nil {
+				decodeErr = fmt.Errorf("decoding facts for %q: %v", imp, err)
+			}
+			return fs
+		})
+		for _, f := range own {
+			facts.ExportPackage(f)
+		}
+	}
+	if decodeErr != nil {
+		return decodeErr
+	}
+	return writeVetx(cfg.VetxOutput, headerOf(facts, hooks.WeakFact), facts.Encode(unitrun.Vetx))
+}
+
+// headerOf is the vetx header of a unit's facts.
+func headerOf(facts *unitrun.Facts, weak func(analysis.Fact) bool) vetxHeader {
+	if weak == nil {
+		return vetxHeader{Facts: true, Strong: true}
+	}
+	strong, _ := facts.Classify(unitrun.Own, weak)
+	_, names := facts.Classify(unitrun.Vetx, weak)
+	return vetxHeader{Facts: true, Strong: strong, Weak: names}
 }
 
 // result is one root analyzer's outcome.
@@ -148,7 +272,7 @@ type result struct {
 // analyse parses and type-checks the unit, with its dependencies' types
 // from the compiler's export data, runs the analyzers, and writes the
 // vetx file.
-func analyse(fset *token.FileSet, cfg *Config, analyzers []*analysis.Analyzer) ([]result, error) {
+func analyse(fset *token.FileSet, cfg *Config, hooks Hooks, analyzers []*analysis.Analyzer) ([]result, error) {
 	var files []*ast.File
 	for _, name := range cfg.GoFiles {
 		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
@@ -249,7 +373,7 @@ func analyse(fset *token.FileSet, cfg *Config, analyzers []*analysis.Analyzer) (
 		}
 	}
 	if cfg.VetxOutput != "" {
-		if err := writeVetx(cfg.VetxOutput, facts.Encode(unitrun.Vetx)); err != nil {
+		if err := writeVetx(cfg.VetxOutput, headerOf(facts, hooks.WeakFact), facts.Encode(unitrun.Vetx)); err != nil {
 			return nil, fmt.Errorf("fact export failed: %v", err)
 		}
 	}
@@ -269,7 +393,7 @@ func decodeFacts(pkg *types.Package, vetx map[string]string) (*unitrun.Facts, er
 			}
 			return nil, fmt.Errorf("in %s, can't import facts for package %q: missing facts", pkg.Path(), imp.Path())
 		}
-		data, err := readVetx(file)
+		_, data, err := readVetx(file)
 		if err != nil {
 			return nil, fmt.Errorf("invalid vetx file for %q: %v", imp.Path(), err)
 		}
