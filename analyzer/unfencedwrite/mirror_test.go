@@ -20,3 +20,10 @@ func TestInterfaceMirrors(t *testing.T) {
 func TestCrossPackageInterface(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/xiface/app")
 }
+
+// TestVanityProject: packages of a project served from its own domain
+// (example.com/vanity/..., as go.temporal.io/server/...) are one project:
+// an interface of one is resolved over the implementations of another.
+func TestVanityProject(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "example.com/vanity/app")
+}

@@ -505,12 +505,28 @@ func (e *engine) ownInterface(pkg *types.Package) bool {
 	return e.pass.ImportPackageFact(pkg, new(PackageFact))
 }
 
-// projectRoot: "github.com/org/repo" for hosted paths, the first element
-// otherwise ("myapp" for myapp/internal/locks, "io" for io).
+// projectRoot: "github.com/org/repo" on a code host whose paths name an
+// owner and a repository; the first two elements on any other domain,
+// the vanity paths a project serves itself ("go.temporal.io/server" for
+// go.temporal.io/server/common/persistence and .../service/history,
+// "example.com/app"); the first element otherwise ("myapp" for
+// myapp/internal/locks, "io" for io).
 func projectRoot(path string) string {
 	parts := strings.SplitN(path, "/", 4)
-	if strings.Contains(parts[0], ".") && len(parts) >= 3 {
+	switch {
+	case !strings.Contains(parts[0], "."):
+		return parts[0]
+	case ownerRepoHosts[parts[0]] && len(parts) >= 3:
 		return strings.Join(parts[:3], "/")
+	case len(parts) >= 2:
+		return strings.Join(parts[:2], "/")
 	}
 	return parts[0]
+}
+
+// ownerRepoHosts are the code hosts whose import paths are
+// host/owner/repository.
+var ownerRepoHosts = map[string]bool{
+	"github.com": true, "gitlab.com": true, "bitbucket.org": true, "gitee.com": true,
+	"codeberg.org": true, "git.sr.ht": true, "sr.ht": true,
 }

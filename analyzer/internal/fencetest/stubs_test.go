@@ -180,7 +180,7 @@ func checkSource(t *testing.T, src string) *types.Package {
 // caseDirs are analyzer cases that live under a library's import path on
 // purpose (an application inside the library's module, which fencelint
 // analyses like user code): they are not stubs.
-var caseDirs = []string{"go.etcd.io/etcd/contrib", "github.com/go-co-op/gocron/v2/examples", "example.com/inhouse", "gorm.io/fencelintcase"}
+var caseDirs = []string{"go.etcd.io/etcd/contrib", "github.com/go-co-op/gocron/v2/examples", "example.com/inhouse", "example.com/vanity", "gorm.io/fencelintcase"}
 
 func stubPaths(t testing.TB, src string) []string {
 	t.Helper()
