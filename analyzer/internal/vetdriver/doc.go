@@ -19,16 +19,23 @@
 //
 // # What this driver does
 //
-// Before reading a package's source, it asks MayMatter whether the
-// analyzers could export a fact for it or report in it, from what the
-// config says: the package paths it imports and whether each direct
-// import's vetx file carries facts (from its size). fencelint answers with
-// the engine's own relevance test (fence.Relevance), whose remaining
-// questions (a //fencelint: directive? a lease-shaped type?) it answers
-// with a byte search and a token scan of the files. A package that cannot
-// matter gets a vetx file without facts and the output of a clean package
-// ({} with -json), and is neither parsed nor type-checked: for the
-// standard library and most dependencies that is all there is to do.
+// Before reading a package's source, it asks Hooks.MayMatter whether the
+// analyzers could export a fact of its own for it or report in it, from
+// what the config says: the package paths it imports, and, from the
+// header line of each direct import's vetx file, whether the import's own
+// facts include one that is not weak (Hooks.WeakFact; any fact without
+// it) and the names of the objects its weak object facts are about.
+// fencelint answers with the engine's own relevance test (fence.Relevance),
+// whose remaining questions (a //fencelint: directive? a lease-shaped
+// type? a no-return wrapper?) it answers with a byte search, a token scan
+// and, for the last, a parse without types. A package that cannot matter
+// gets the output of a clean package ({} with -json) and the vetx file
+// the full path would write, and is neither parsed nor type-checked: for
+// the standard library and most dependencies that is all there is to do.
+// That vetx file is empty when no import's file carries facts; otherwise
+// it holds Hooks.PassOn's package facts and the imported facts the unit
+// re-exports, decoded as the full path decodes them with the imports'
+// types read from export data.
 //
 // A package that may matter is parsed and type-checked, its imports read
 // with go/gcexportdata from the compiler's export data in PackageFile, and
@@ -42,8 +49,9 @@
 // mode, 0 with -json, 1 for a failed facts-only run). In a facts-only run
 // only the analyzers that declare facts (and what they require) run.
 //
-// The vetx file is this driver's own: a magic line, then the facts,
-// gob-encoded with objects named by objectpath and sorted, so the same
+// The vetx file is this driver's own: a magic line, then, when there are
+// facts, the header line and the facts, gob-encoded with objects named by
+// objectpath and sorted, so the same
 // facts give the same bytes (go vet hashes the file into its dependents'
 // cache keys). No types: dependents read them from export data. Facts
 // follow unitchecker's rules, so analyzers see the same ones: facts of a
@@ -51,8 +59,8 @@
 // imports' declared types, and a unit re-exports the imported facts about
 // types, fields and methods (not package facts, not facts about other
 // packages' functions and variables). A package whose direct imports carry
-// no facts can therefore own none either, which is why an empty vetx file
-// is exact for a skipped package, and why skipping is decided by imports.
+// no facts can therefore re-export none either, which is why an empty vetx
+// file is exact for a skipped package whose imports' files are empty.
 //
 // # Protocol
 //
