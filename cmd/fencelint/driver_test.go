@@ -407,24 +407,35 @@ func TestDriverNoReturnFacts(t *testing.T) {
 	}
 	bin := fencelintBinary(t)
 	dir := noReturnModule(t)
+	st := fullThenFast(t, bin, dir, func(want []byte, wantCode int) {
+		if wantCode != exitClean && wantCode != exitFindings {
+			t.Fatalf("full run exited %d", wantCode)
+		}
+		if bytes.Contains(want, []byte(`"code":"silentreject"`)) {
+			t.Fatalf("full run reports the write as retried: dies.Fail's NoReturn fact was not used:\n%s", want)
+		}
+	})
+	// logx (it calls os.Exit), dies (it calls logx.Die) and app (it uses
+	// database/sql) are loaded; quiet and every std package are not.
+	if st.analysed != 3 || st.irrelevant != st.packages-3 {
+		t.Errorf("%+v; want logx, dies and app analysed, every other package never loaded", st)
+	}
+}
+
+// fullThenFast lints dir with -f json twice, the full path first (its
+// output and exit code handed to check) and then the fast path, requires
+// the same output and exit code, and returns the fast path's counts.
+func fullThenFast(t *testing.T, bin, dir string, check func(want []byte, wantCode int)) driverStats {
+	t.Helper()
 	want, _, wantCode := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), fullEnv+"=1"), bin, "-f", "json", "./...")
-	if wantCode != exitClean && wantCode != exitFindings {
-		t.Fatalf("full run exited %d", wantCode)
-	}
-	if bytes.Contains(want, []byte(`"code":"silentreject"`)) {
-		t.Fatalf("full run reports the write as retried: dies.Fail's NoReturn fact was not used:\n%s", want)
-	}
+	check(want, wantCode)
 	got, stderr, code := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), driverDebugEnv+"=1"), bin, "-f", "json", "./...")
 	if code != wantCode || !bytes.Equal(got, want) {
 		t.Errorf("exit %d, want %d; output differs from the full run's:\n%s", code, wantCode, firstLineDiff(want, got))
 	}
 	st := parseDriverStats(t, stderr)
 	t.Logf("%+v", st)
-	// logx (it calls os.Exit), dies (it calls logx.Die) and app (it uses
-	// database/sql) are loaded; quiet and every std package are not.
-	if st.analysed != 3 || st.irrelevant != st.packages-3 {
-		t.Errorf("%+v; want logx, dies and app analysed, every other package never loaded", st)
-	}
+	return st
 }
 
 // writeModule writes files (path relative to the module root: contents)
@@ -530,16 +541,11 @@ func TestDriverPassOn(t *testing.T) {
 	}
 	bin := fencelintBinary(t)
 	dir := passOnModule(t)
-	want, _, wantCode := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), fullEnv+"=1"), bin, "-f", "json", "./...")
-	if wantCode != exitFindings || !bytes.Contains(want, []byte(`"code":"unfencedwrite"`)) || !bytes.Contains(want, []byte("app.go")) {
-		t.Fatalf("full run (exit %d) does not report app's call of Save through the interface:\n%s", wantCode, want)
-	}
-	got, stderr, code := run(t, dir, append(os.Environ(), "GOFLAGS=", "STATICCHECK_CACHE="+t.TempDir(), driverDebugEnv+"=1"), bin, "-f", "json", "./...")
-	if code != wantCode || !bytes.Equal(got, want) {
-		t.Errorf("exit %d, want %d; output differs from the full run's:\n%s", code, wantCode, firstLineDiff(want, got))
-	}
-	st := parseDriverStats(t, stderr)
-	t.Logf("%+v", st)
+	st := fullThenFast(t, bin, dir, func(want []byte, wantCode int) {
+		if wantCode != exitFindings || !bytes.Contains(want, []byte(`"code":"unfencedwrite"`)) || !bytes.Contains(want, []byte("app.go")) {
+			t.Fatalf("full run (exit %d) does not report app's call of Save through the interface:\n%s", wantCode, want)
+		}
+	})
 	// impl (database/sql), wire (impl's PackageFact) and app (a
 	// directive) are loaded; base, cmd and every std package are not.
 	if st.analysed != 3 || st.irrelevant != st.packages-3 {

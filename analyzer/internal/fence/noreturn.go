@@ -71,16 +71,8 @@ func (n *noReturns) infer() map[*types.Func]bool {
 	info := n.pass.TypesInfo
 	for _, file := range n.pass.Files {
 		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || len(fd.Body.List) == 0 {
-				continue
-			}
-			es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt)
-			if !ok {
-				continue
-			}
-			call, ok := ast.Unparen(es.X).(*ast.CallExpr)
-			if !ok {
+			fd, call := lastCall(d)
+			if call == nil {
 				continue
 			}
 			fn, _ := info.Defs[fd.Name].(*types.Func)
@@ -124,6 +116,26 @@ func (n *noReturns) endsPath(call *ast.CallExpr) bool {
 		return n.is(obj)
 	}
 	return false
+}
+
+// lastCall returns d and the call its body ends in, when d is a function
+// declaration whose last statement is a call statement (nil otherwise):
+// the only functions that can be no-return wrappers (infer, and
+// mayDeclareNoReturn's syntactic twin).
+func lastCall(d ast.Decl) (*ast.FuncDecl, *ast.CallExpr) {
+	fd, ok := d.(*ast.FuncDecl)
+	if !ok || fd.Body == nil || len(fd.Body.List) == 0 {
+		return nil, nil
+	}
+	es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt)
+	if !ok {
+		return nil, nil
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok {
+		return nil, nil
+	}
+	return fd, call
 }
 
 // leavesEarly reports whether a body has a return or a defer of its own

@@ -173,16 +173,8 @@ func mayDeclareNoReturn(files []*ast.File, names []string) bool {
 			continue // nothing of a command is imported: its facts have no reader
 		}
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || len(fd.Body.List) == 0 {
-				continue
-			}
-			es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt)
-			if !ok {
-				continue
-			}
-			call, ok := ast.Unparen(es.X).(*ast.CallExpr)
-			if !ok {
+			fd, call := lastCall(d)
+			if call == nil {
 				continue
 			}
 			if name := syntacticCallee(call.Fun); (ends[name] || rules.IsNoReturnName(name)) && !leavesEarly(fd.Body) {
