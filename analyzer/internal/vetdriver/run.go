@@ -193,11 +193,11 @@ func passOn(cfg *Config, hooks Hooks) error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	any := false
+	carried := false
 	for _, data := range raw {
-		any = any || len(data) > 0
+		carried = carried || len(data) > 0
 	}
-	if !any {
+	if !carried {
 		return writeVetx(cfg.VetxOutput, vetxHeader{}, nil) // nothing to pass on or re-export
 	}
 
