@@ -16,8 +16,9 @@ type (
 )
 
 // Lint runs the standalone driver with fencelint's relevance test
-// (fence.MayBeRelevant, the go vet driver's) unless full is set, in which
-// case every package is loaded and analysed as lintcmd's runner would.
+// (fence.MayBeRelevantCalling with fence.WeakFact and fence.PassOn, as the
+// go vet driver does) unless full is set, in which case every package is
+// loaded and analysed as lintcmd's runner would.
 func Lint(opts LintOptions, full bool) ([]LintResult, LintStats, error) {
 	opts.MayMatter, opts.WeakFact, opts.PassOn = nil, nil, nil
 	if !full {

@@ -21,12 +21,13 @@ import (
 // never do (their behaviour comes from rules/, not from facts about them).
 //
 // Two callers fill it in. The engine (relevant) answers every question
-// exactly from the type-checked package. The go vet driver answers them
-// before parsing anything (MayBeRelevant), from the import lists of go
-// vet's config, the size of the dependencies' fact files and a lexical scan
-// of the source, each answer an over-approximation of the engine's. Since
-// both go through Relevant, a package the driver skips is one the engine
-// would have skipped too: the two cannot drift apart.
+// exactly from the type-checked package. The drivers (go vet's and the
+// standalone CLI's) answer them before parsing anything
+// (MayBeRelevantCalling), from the package's import paths, what they know
+// of the imports' own facts (a vetx header, a cached fact set) and a
+// lexical scan of the source, each answer an over-approximation of the
+// engine's. Since both go through Relevant, a package a driver skips is
+// one the engine would have skipped too: the two cannot drift apart.
 type Relevance struct {
 	Path    string   // package path
 	Imports []string // package paths of the direct imports (a superset is fine)
@@ -53,11 +54,11 @@ func (r Relevance) Relevant() bool {
 	return r.HasDirective() || r.DeclaresLease()
 }
 
-// MayBeRelevant is the go vet driver's relevance test, run before a
-// package is parsed: it is false only when the engine's would be false.
-// importHasFacts(path) reports whether the direct import's fact file is
-// non-empty (any fact, not only a PackageFact: cheaper to know, and an
-// over-approximation). The source questions are answered by reading the
+// MayBeRelevant is the relevance test a driver runs before a package is
+// parsed when it counts every fact of an import (MayBeRelevantCalling
+// with no weak names): it is false only when the engine's would be false.
+// importHasFacts(path) reports whether the direct import carries any fact
+// (not only a PackageFact: an over-approximation). The source questions are answered by reading the
 // files once: a //fencelint: anywhere in the bytes counts as a directive,
 // and a lease is suspected in any type declaration whose name, or, for an
 // alias, any identifier on its right-hand side, has a lease suffix (the
@@ -67,10 +68,10 @@ func MayBeRelevant(path string, imports []string, importHasFacts func(string) bo
 }
 
 // MayBeRelevantCalling is MayBeRelevant for a driver that tells apart the
-// facts of the imports (the standalone driver): importHasFacts is true
-// only for an import whose facts are not all NoReturnOnly, and noReturns
-// names the functions and methods the NoReturnOnly facts of the import
-// closure are about. A package that names none of them, calls nothing
+// facts of the imports (both drivers, with WeakFact): importHasFacts is
+// true only for an import whose own facts are not all weak, and noReturns
+// names the functions and methods the weak (NoReturnOnly) object facts in
+// reach are about. A package that names none of them, calls nothing
 // rules.NoReturn lists and imports nothing else of note can neither be
 // relevant nor declare a no-return wrapper: it is skipped.
 func MayBeRelevantCalling(path string, imports []string, importHasFacts func(string) bool, noReturns []string, goFiles []string) (bool, error) {
