@@ -123,11 +123,8 @@ func (s *Facts) AllPackage(own map[reflect.Type]bool) []analysis.PackageFact {
 // a fact about a package the unit cannot see, or about an object its view
 // of the package lacks, is dropped (nothing here can ask about it).
 func (s *Facts) Decode(data []byte, lookup func(path string) *types.Package) error {
-	if len(data) == 0 {
-		return nil
-	}
-	var records []factRecord
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&records); err != nil {
+	records, err := decodeRecords(data)
+	if err != nil {
 		return err
 	}
 	keys := make([]factKey, len(records))
@@ -212,26 +209,40 @@ const (
 // keys, and the standalone driver hashes it into its own), or nil when
 // there are none.
 func (s *Facts) Encode(scope Scope) []byte {
-	records := s.records(scope, false)
+	return encodeRecords(s.pkg.Path(), s.records(scope, false))
+}
+
+// encodeRecords is the encoding of sorted records (nil for none): the one
+// Decode and PackageFactsIn read.
+func encodeRecords(pkgPath string, records []factRecord) []byte {
 	if len(records) == 0 {
 		return nil
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(records); err != nil {
-		log.Panicf("internal error: encoding facts of %s: %v", s.pkg.Path(), err)
+		log.Panicf("internal error: encoding facts of %s: %v", pkgPath, err)
 	}
 	return buf.Bytes()
+}
+
+// decodeRecords reads what encodeRecords wrote.
+func decodeRecords(data []byte) ([]factRecord, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var records []factRecord
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&records); err != nil {
+		return nil, err
+	}
+	return records, nil
 }
 
 // PackageFactsIn returns the package facts about pkgPath in data, records
 // as Encode writes them, in their order; no types are needed to read
 // them.
 func PackageFactsIn(data []byte, pkgPath string) ([]analysis.Fact, error) {
-	if len(data) == 0 {
-		return nil, nil
-	}
-	var records []factRecord
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&records); err != nil {
+	records, err := decodeRecords(data)
+	if err != nil {
 		return nil, err
 	}
 	var out []analysis.Fact
@@ -247,19 +258,12 @@ func PackageFactsIn(data []byte, pkgPath string) ([]analysis.Fact, error) {
 // analyzers exported facts, at most one of each type, about the package
 // and nothing else: the same bytes, written without its types.
 func EncodePackageFacts(pkgPath string, facts []analysis.Fact) []byte {
-	if len(facts) == 0 {
-		return nil
-	}
 	records := make([]factRecord, len(facts))
 	for i, f := range facts {
 		records[i] = factRecord{Pkg: pkgPath, Fact: f}
 	}
 	sortRecords(records)
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(records); err != nil {
-		log.Panicf("internal error: encoding facts of %s: %v", pkgPath, err)
-	}
-	return buf.Bytes()
+	return encodeRecords(pkgPath, records)
 }
 
 // Any reports whether Encode(scope) would write any fact.
