@@ -10,7 +10,6 @@ import (
 	"go/token"
 	"go/types"
 	"log"
-	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -177,8 +176,13 @@ func passOn(cfg *Config, hooks Hooks) error {
 	}
 	var paths []string
 	raw := map[string][]byte{}
+	importsUnsafe := false
 	for _, p := range cfg.ImportMap {
-		if _, ok := raw[p]; ok || p == "unsafe" {
+		if p == "unsafe" {
+			importsUnsafe = true
+			continue
+		}
+		if _, ok := raw[p]; ok {
 			continue
 		}
 		file, ok := cfg.PackageVetx[p]
@@ -203,24 +207,16 @@ func passOn(cfg *Config, hooks Hooks) error {
 
 	// The unit's package as the type checker would have made it, with
 	// its imports (from export data) and nothing of its own.
-	fset := token.NewFileSet()
-	imported := make(map[string]*types.Package)
+	byPath := exportDataImporter(token.NewFileSet(), cfg)
 	var imports []*types.Package
 	for _, p := range paths {
-		file, ok := cfg.PackageFile[p]
-		if !ok {
-			return fmt.Errorf("no export data file for %q", p)
-		}
-		pkg, ok := imported[p]
-		if !ok || !pkg.Complete() {
-			var err error
-			if pkg, err = readExportData(fset, imported, file, p); err != nil {
-				return err
-			}
+		pkg, err := byPath(p)
+		if err != nil {
+			return err
 		}
 		imports = append(imports, pkg)
 	}
-	if slices.Contains(slices.Collect(maps.Values(cfg.ImportMap)), "unsafe") {
+	if importsUnsafe {
 		imports = append(imports, types.Unsafe)
 	}
 	pkg := types.NewPackage(cfg.ImportPath, "")
@@ -282,23 +278,13 @@ func analyse(fset *token.FileSet, cfg *Config, hooks Hooks, analyzers []*analysi
 		files = append(files, f)
 	}
 
-	imported := make(map[string]*types.Package)
+	byPath := exportDataImporter(fset, cfg)
 	importer := importerFunc(func(importPath string) (*types.Package, error) {
 		path, ok := cfg.ImportMap[importPath]
 		if !ok {
 			return nil, fmt.Errorf("can't resolve import %q", importPath)
 		}
-		if path == "unsafe" {
-			return types.Unsafe, nil
-		}
-		if pkg, ok := imported[path]; ok && pkg.Complete() {
-			return pkg, nil
-		}
-		file, ok := cfg.PackageFile[path]
-		if !ok {
-			return nil, fmt.Errorf("no export data file for %q", path)
-		}
-		return readExportData(fset, imported, file, path)
+		return byPath(path)
 	})
 	tc := &types.Config{
 		Importer:  importer,
@@ -402,6 +388,26 @@ func decodeFacts(pkg *types.Package, vetx map[string]string) (*unitrun.Facts, er
 		}
 	}
 	return facts, nil
+}
+
+// exportDataImporter imports packages by package path from the compiler's
+// export data the config lists (PackageFile), each read once: the
+// importer of analyse's type-check, and of passOn's, which has none.
+func exportDataImporter(fset *token.FileSet, cfg *Config) func(path string) (*types.Package, error) {
+	imported := make(map[string]*types.Package)
+	return func(path string) (*types.Package, error) {
+		if path == "unsafe" {
+			return types.Unsafe, nil
+		}
+		if pkg, ok := imported[path]; ok && pkg.Complete() {
+			return pkg, nil
+		}
+		file, ok := cfg.PackageFile[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data file for %q", path)
+		}
+		return readExportData(fset, imported, file, path)
+	}
 }
 
 type importerFunc func(path string) (*types.Package, error)
