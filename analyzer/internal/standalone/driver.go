@@ -191,7 +191,7 @@ type node struct {
 	skipped     bool
 	cfg         config.Config
 	ownFacts    []byte   // this package's own facts (unitrun.Own encoding)
-	hasFacts    bool     // go vet's view: its vetx file would not be empty
+	hasFacts    bool     // without WeakFact, go vet's view (its vetx file would not be empty); with it, it has own facts
 	strongFacts bool     // hasFacts, not counting Options.WeakFact's facts
 	weakNames   []string // own weak facts' object names (cached with them)
 	calling     []string // weakNames of the whole import closure, sorted
@@ -533,7 +533,7 @@ func (d *driver) analyse(n *node) {
 	// (the closure's, not re-exported ones), so a package's own facts
 	// alone decide what it means to its importers.
 	n.strongFacts, n.weakNames = facts.Classify(unitrun.Own, d.opts.WeakFact)
-	n.hasFacts = facts.Any(unitrun.Vetx)
+	n.hasFacts = len(n.ownFacts) > 0
 	n.calling = mergeNames(n.calling, n.weakNames)
 }
 
