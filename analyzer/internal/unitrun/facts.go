@@ -48,11 +48,17 @@ type factKey struct {
 }
 
 // factRecord is a fact as Encode writes it: the object by its path within
-// its package (objectpath), empty for a package fact.
+// its package (objectpath), empty for a package fact. Name and Reexport
+// say, without types, what a reader would otherwise need the object for:
+// its name (what Classify lists), and whether a dependent's vetx file
+// carries the fact on (a fact about a type, method or field; not one
+// about a package-level function, variable or constant).
 type factRecord struct {
-	Pkg  string
-	Obj  objectpath.Path
-	Fact analysis.Fact
+	Pkg      string
+	Obj      objectpath.Path
+	Name     string
+	Reexport bool
+	Fact     analysis.Fact
 }
 
 func (s *Facts) ImportObject(obj types.Object, ptr analysis.Fact) bool {
@@ -306,7 +312,7 @@ func (s *Facts) recordPathLocked(scope Scope, k factKey, enc *objectpath.Encoder
 		if scope == Own || k.obj == nil {
 			return "", false // an imported package fact
 		}
-		if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
+		if !reexported(k.obj) {
 			return "", false // an imported package-level function, variable or constant
 		}
 		if s.reachableLocked()[k.pkg.Path()] != k.pkg {
@@ -323,6 +329,15 @@ func (s *Facts) recordPathLocked(scope Scope, k factKey, enc *objectpath.Encoder
 	return path, true
 }
 
+// reexported reports whether a vetx file carries on an imported fact
+// about obj: whether obj is a type, method or field, which a dependent can
+// reach through the importer's API, rather than a package-level function,
+// variable or constant, which only its own package's importers name.
+func reexported(obj types.Object) bool {
+	_, isType := obj.(*types.TypeName)
+	return isType || obj.Parent() != obj.Pkg().Scope()
+}
+
 func (s *Facts) records(scope Scope, first bool) []factRecord {
 	var enc objectpath.Encoder
 	var records []factRecord
@@ -333,7 +348,12 @@ func (s *Facts) records(scope Scope, first bool) []factRecord {
 		if !ok {
 			continue
 		}
-		records = append(records, factRecord{Pkg: k.pkg.Path(), Obj: path, Fact: fact})
+		r := factRecord{Pkg: k.pkg.Path(), Obj: path, Fact: fact}
+		if k.obj != nil {
+			r.Name = k.obj.Name()
+			r.Reexport = reexported(k.obj)
+		}
+		records = append(records, r)
 		if first {
 			return records
 		}
@@ -465,4 +485,60 @@ func reachable(imports []*types.Package) map[string]*types.Package {
 		}
 	}
 	return pkgs
+}
+
+// PassOn is what a unit that was not analysed (its package cannot matter,
+// so it was neither parsed nor type-checked) writes as its vetx file, read
+// from its direct imports' vetx records alone: the package facts own, the
+// only facts its analyzers would have exported, and the imported facts
+// about types, methods and fields, all of them. It also returns what
+// Classify says of those facts: strong of Own, weakNames of Vetx.
+//
+// Encode(Vetx) of the analysed unit keeps only the imported facts whose
+// package its imports' declarations reach, and whose object its view of
+// that package holds (Reachable): that needs the imports' types. PassOn
+// writes a superset, which changes no finding: a dependent that is
+// analysed decodes the file through its own view (Decode with Reachable)
+// and re-exports only what that view reaches, and one that is not
+// analysed reports nothing. The extra names in weakNames can only make a
+// dependent's relevance test say "may matter" more often.
+func PassOn(pkgPath string, own []analysis.Fact, imported [][]byte, weak func(analysis.Fact) bool) (data []byte, strong bool, weakNames []string, err error) {
+	type key struct {
+		pkg string
+		obj objectpath.Path
+		t   reflect.Type
+	}
+	seen := map[key]bool{}
+	var records []factRecord
+	for _, f := range own {
+		strong = strong || !weak(f)
+		records = append(records, factRecord{Pkg: pkgPath, Fact: f})
+	}
+	names := map[string]bool{}
+	for _, d := range imported {
+		rs, err := decodeRecords(d)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		for _, r := range rs {
+			if !r.Reexport {
+				continue // a package fact, or one about a package-level function, variable or constant
+			}
+			k := key{r.Pkg, r.Obj, reflect.TypeOf(r.Fact)}
+			if seen[k] {
+				continue // the same fact, carried on by two imports
+			}
+			seen[k] = true
+			records = append(records, r)
+			if weak(r.Fact) {
+				names[r.Name] = true
+			}
+		}
+	}
+	for n := range names {
+		weakNames = append(weakNames, n)
+	}
+	sort.Strings(weakNames)
+	sortRecords(records)
+	return encodeRecords(pkgPath, records), strong, weakNames, nil
 }

@@ -209,3 +209,118 @@ func TestClassifyOwnWeak(t *testing.T) {
 		t.Errorf("Classify = %v, %v; want strong, [F]", strong, names)
 	}
 }
+
+// TestPassOnWithoutTypes: PassOn, from the direct imports' vetx records
+// alone, writes what Encode(Vetx) of the type-checked unit writes when its
+// imports' declarations reach every package the records name (the same
+// bytes, and Classify's answers), and a superset otherwise: the extra
+// records are facts about types, methods and fields of a package no
+// declaration reaches, never package facts or facts about package-level
+// functions.
+func TestPassOnWithoutTypes(t *testing.T) {
+	a := check(t, "a", "package a\n\ntype T struct{ F int }\n\nfunc (T) M() {}\n\nfunc G() {}\n")
+	b := check(t, "b", "package b\n\nimport \"a\"\n\ntype S struct{}\n\nfunc (S) Fatal() {}\n\nfunc H() a.T { return a.T{} }\n", a)
+	c := check(t, "c", "package c\n\nimport \"a\"\n\nvar X = 1\n\nfunc h() { a.G() }\n", a)
+	weak := func(f analysis.Fact) bool { _, ok := f.(*otherFact); return ok }
+
+	T := a.Scope().Lookup("T").(*types.TypeName)
+	fa := NewFacts(a)
+	fa.ExportObject(T, &testFact{0})
+	fa.ExportObject(T.Type().(*types.Named).Method(0), &otherFact{"weak"})
+	fa.ExportObject(T.Type().Underlying().(*types.Struct).Field(0), &testFact{2})
+	fa.ExportObject(a.Scope().Lookup("G"), &testFact{3})
+	fa.ExportPackage(&testFact{99})
+	aVetx := fa.Encode(Vetx)
+
+	// vetx is the file of an analysed unit pkg that imports a.
+	vetx := func(pkg *types.Package, own func(*Facts)) []byte {
+		f := NewFacts(pkg)
+		if err := f.Decode(aVetx, f.Reachable()); err != nil {
+			t.Fatal(err)
+		}
+		own(f)
+		return f.Encode(Vetx)
+	}
+	S := b.Scope().Lookup("S").(*types.TypeName)
+	bVetx := vetx(b, func(f *Facts) {
+		f.ExportObject(S.Type().(*types.Named).Method(0), &otherFact{"fatal"})
+		f.ExportObject(b.Scope().Lookup("H"), &otherFact{"h"})
+		f.ExportPackage(&otherFact{"impls"})
+	})
+	cVetx := vetx(c, func(*Facts) {})
+
+	// full is what the full path writes for skipped, which imports deps
+	// (whose vetx files are files) and exports own about itself.
+	full := func(skipped *types.Package, files [][]byte, own []analysis.Fact) (data []byte, strong bool, names []string) {
+		f := NewFacts(skipped)
+		for _, d := range files {
+			if err := f.Decode(d, f.Reachable()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, fact := range own {
+			f.ExportPackage(fact)
+		}
+		strong, _ = f.Classify(Own, weak)
+		_, names = f.Classify(Vetx, weak)
+		return f.Encode(Vetx), strong, names
+	}
+	describe := func(data []byte) []string {
+		records, err := decodeRecords(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range records {
+			out = append(out, fmt.Sprintf("%s.%s=%v", r.Pkg, r.Obj, r.Fact))
+		}
+		return out
+	}
+
+	own := []analysis.Fact{&otherFact{"merged"}}
+	u := check(t, "u", "package u\n\nimport \"b\"\n\nvar _ = b.H\n", b)
+	wantData, wantStrong, wantNames := full(u, [][]byte{bVetx}, own)
+	data, strong, names, err := PassOn("u", own, [][]byte{bVetx}, weak)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, wantData) {
+		t.Errorf("PassOn wrote %v, the full path %v", describe(data), describe(wantData))
+	}
+	if strong != wantStrong || fmt.Sprint(names) != fmt.Sprint(wantNames) {
+		t.Errorf("PassOn classifies %v %v, the full path %v %v", strong, names, wantStrong, wantNames)
+	}
+	if fmt.Sprint(names) != "[Fatal M]" {
+		t.Errorf("weak names %v, want the methods' [Fatal M] (not H, a package-level function)", names)
+	}
+	if _, strong, _, _ := PassOn("u", []analysis.Fact{&testFact{1}}, nil, weak); !strong {
+		t.Error("a strong own fact does not make PassOn's file strong")
+	}
+
+	// c imports a, so its file carries a's type facts on; but c's
+	// declarations reach no type of a, so the full path of v, which
+	// imports c alone, drops them, and PassOn keeps them: exactly those.
+	v := check(t, "v", "package v\n\nimport \"c\"\n\nvar _ = c.X\n", c)
+	wantData, _, _ = full(v, [][]byte{cVetx}, nil)
+	if wantData != nil {
+		t.Fatalf("the full path of v re-exports %v: nothing of a is reachable from c", describe(wantData))
+	}
+	data, _, names, err = PassOn("v", nil, [][]byte{cVetx}, weak)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(describe(data)), "[a.T=0 a.T.M0=weak a.T.UF0=2]"; got != want {
+		t.Errorf("PassOn over c wrote %s, want %s", got, want)
+	}
+	if fmt.Sprint(names) != "[M]" {
+		t.Errorf("weak names %v, want [M]", names)
+	}
+	// Two imports carrying the same facts: each once.
+	twice, _, _, err := PassOn("v", nil, [][]byte{cVetx, cVetx}, weak)
+	if err != nil || !bytes.Equal(twice, data) {
+		t.Errorf("PassOn over c twice differs from once (%v)", err)
+	}
+	if _, _, _, err := PassOn("w", nil, [][]byte{[]byte("junk")}, weak); err == nil {
+		t.Error("PassOn over a bad file: no error")
+	}
+}

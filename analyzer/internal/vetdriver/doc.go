@@ -33,9 +33,16 @@
 // the full path would write, and is neither parsed nor type-checked: for
 // the standard library and most dependencies that is all there is to do.
 // That vetx file is empty when no import's file carries facts; otherwise
-// it holds Hooks.PassOn's package facts and the imported facts the unit
-// re-exports, decoded as the full path decodes them with the imports'
-// types read from export data.
+// it holds Hooks.PassOn's package facts and every fact about a type,
+// method or field its imports' files carry (unitrun.PassOn), written from
+// those files alone: neither the unit nor its imports are loaded. That is
+// a superset of what the full path re-exports (it keeps only the facts
+// whose package the imports' declared types reach), and the difference
+// cannot show: a dependent that is analysed decodes the file through its
+// own view and re-exports by the full rules, one that is skipped reports
+// nothing, and the extra names can only make a relevance test say "may
+// matter". Each record names its object and says whether dependents carry
+// it on, so no types are needed to sort the facts.
 //
 // A package that may matter is parsed and type-checked, its imports read
 // with go/gcexportdata from the compiler's export data in PackageFile, and
@@ -60,7 +67,10 @@
 // types, fields and methods (not package facts, not facts about other
 // packages' functions and variables). A package whose direct imports carry
 // no facts can therefore re-export none either, which is why an empty vetx
-// file is exact for a skipped package whose imports' files are empty.
+// file is exact for a skipped package whose imports' files are empty. The
+// vetx files of skipped units are the one exception to those rules (see
+// above), and TestSameFindings and TestVetPassOn check that no output
+// tells them apart.
 //
 // # Protocol
 //

@@ -162,27 +162,21 @@ func unitOf(cfg *Config, weak bool) Unit {
 	}
 }
 
-// passOn writes the vetx file of a unit MayMatter ruled out: what the full
-// path would write for it. Its analyzers would export no fact of their
-// own but PassOn's, and would re-export the imported facts about types,
-// fields and methods its imports' declarations reach: without WeakFact
-// there are none (every import's file is empty, or the unit would
-// matter); with it, they are read as the full path reads them, with the
-// imports' types from the compiler's export data instead of the unit's own
-// type-check.
+// passOn writes the vetx file of a unit MayMatter ruled out, from its
+// direct imports' vetx files alone: no parse, no types. Without WeakFact
+// there is nothing to write (every import's file is empty, or the unit
+// would matter); with it, the file holds PassOn's package facts and the
+// imports' facts about types, methods and fields (unitrun.PassOn: a
+// superset of what the full path would re-export, which no analysed
+// dependent can tell from it).
 func passOn(cfg *Config, hooks Hooks) error {
 	if hooks.WeakFact == nil {
 		return writeVetx(cfg.VetxOutput, vetxHeader{}, nil)
 	}
 	var paths []string
 	raw := map[string][]byte{}
-	importsUnsafe := false
 	for _, p := range cfg.ImportMap {
-		if p == "unsafe" {
-			importsUnsafe = true
-			continue
-		}
-		if _, ok := raw[p]; ok {
+		if _, ok := raw[p]; ok || p == "unsafe" {
 			continue
 		}
 		file, ok := cfg.PackageVetx[p]
@@ -197,55 +191,30 @@ func passOn(cfg *Config, hooks Hooks) error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	carried := false
-	for _, data := range raw {
-		carried = carried || len(data) > 0
-	}
-	if !carried {
-		return writeVetx(cfg.VetxOutput, vetxHeader{}, nil) // nothing to pass on or re-export
-	}
 
-	// The unit's package as the type checker would have made it, with
-	// its imports (from export data) and nothing of its own.
-	byPath := exportDataImporter(token.NewFileSet(), cfg)
-	var imports []*types.Package
-	for _, p := range paths {
-		pkg, err := byPath(p)
-		if err != nil {
-			return err
-		}
-		imports = append(imports, pkg)
-	}
-	if importsUnsafe {
-		imports = append(imports, types.Unsafe)
-	}
-	pkg := types.NewPackage(cfg.ImportPath, "")
-	pkg.SetImports(imports)
-	pkg.MarkComplete()
-
-	facts := unitrun.NewFacts(pkg)
-	for _, p := range paths {
-		if err := facts.Decode(raw[p], facts.Reachable()); err != nil {
-			return fmt.Errorf("decoding facts for %q: %v", p, err)
-		}
-	}
-	var decodeErr error
+	var own []analysis.Fact
 	if hooks.PassOn != nil {
-		own := hooks.PassOn(cfg.ImportPath, paths, func(imp string) []analysis.Fact {
+		var decodeErr error
+		own = hooks.PassOn(cfg.ImportPath, paths, func(imp string) []analysis.Fact {
 			fs, err := unitrun.PackageFactsIn(raw[imp], imp)
 			if err != nil && decodeErr == nil {
 				decodeErr = fmt.Errorf("decoding facts for %q: %v", imp, err)
 			}
 			return fs
 		})
-		for _, f := range own {
-			facts.ExportPackage(f)
+		if decodeErr != nil {
+			return decodeErr
 		}
 	}
-	if decodeErr != nil {
-		return decodeErr
+	imported := make([][]byte, len(paths))
+	for i, p := range paths {
+		imported[i] = raw[p]
 	}
-	return writeVetx(cfg.VetxOutput, headerOf(facts, hooks.WeakFact), facts.Encode(unitrun.Vetx))
+	data, strong, weak, err := unitrun.PassOn(cfg.ImportPath, own, imported, hooks.WeakFact)
+	if err != nil {
+		return fmt.Errorf("decoding facts imported by %s: %v", cfg.ImportPath, err)
+	}
+	return writeVetx(cfg.VetxOutput, vetxHeader{Facts: true, Strong: strong, Weak: weak}, data)
 }
 
 // headerOf is the vetx header of a unit's facts.
@@ -392,7 +361,7 @@ func decodeFacts(pkg *types.Package, vetx map[string]string) (*unitrun.Facts, er
 
 // exportDataImporter imports packages by package path from the compiler's
 // export data the config lists (PackageFile), each read once: the
-// importer of analyse's type-check, and of passOn's, which has none.
+// importer of analyse's type-check.
 func exportDataImporter(fset *token.FileSet, cfg *Config) func(path string) (*types.Package, error) {
 	imported := make(map[string]*types.Package)
 	return func(path string) (*types.Package, error) {
