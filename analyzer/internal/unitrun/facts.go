@@ -129,7 +129,7 @@ func (s *Facts) AllPackage(own map[reflect.Type]bool) []analysis.PackageFact {
 // a fact about a package the unit cannot see, or about an object its view
 // of the package lacks, is dropped (nothing here can ask about it).
 func (s *Facts) Decode(data []byte, lookup func(path string) *types.Package) error {
-	records, err := decodeRecords(data)
+	records, err := DecodeRecords(data)
 	if err != nil {
 		return err
 	}
@@ -231,33 +231,43 @@ func encodeRecords(pkgPath string, records []factRecord) []byte {
 	return buf.Bytes()
 }
 
-// decodeRecords reads what encodeRecords wrote.
-func decodeRecords(data []byte) ([]factRecord, error) {
+// DecodeRecords reads what encodeRecords (and so Encode) wrote.
+func DecodeRecords(data []byte) (Records, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	var records []factRecord
+	var records Records
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&records); err != nil {
 		return nil, err
 	}
 	return records, nil
 }
 
-// PackageFactsIn returns the package facts about pkgPath in data, records
-// as Encode writes them, in their order; no types are needed to read
-// them.
-func PackageFactsIn(data []byte, pkgPath string) ([]analysis.Fact, error) {
-	records, err := decodeRecords(data)
-	if err != nil {
-		return nil, err
-	}
+// Records are the fact records of one encoding (Encode's), decoded once
+// for readers that have no types: PackageFacts and PassOn.
+type Records []factRecord
+
+// PackageFacts returns the package facts about pkgPath among rs, in their
+// order.
+func (rs Records) PackageFacts(pkgPath string) []analysis.Fact {
 	var out []analysis.Fact
-	for _, r := range records {
+	for _, r := range rs {
 		if r.Pkg == pkgPath && r.Obj == "" {
 			out = append(out, r.Fact)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// PackageFactsIn returns the package facts about pkgPath in data, records
+// as Encode writes them, in their order; no types are needed to read
+// them.
+func PackageFactsIn(data []byte, pkgPath string) ([]analysis.Fact, error) {
+	records, err := DecodeRecords(data)
+	if err != nil {
+		return nil, err
+	}
+	return records.PackageFacts(pkgPath), nil
 }
 
 // EncodePackageFacts is Encode(Own) of a unit of package pkgPath whose
@@ -489,7 +499,7 @@ func reachable(imports []*types.Package) map[string]*types.Package {
 
 // PassOn is what a unit that was not analysed (its package cannot matter,
 // so it was neither parsed nor type-checked) writes as its vetx file, read
-// from its direct imports' vetx records alone: the package facts own, the
+// from its direct imports' vetx records (imported) alone: the package facts own, the
 // only facts its analyzers would have exported, and the imported facts
 // about types, methods and fields, all of them. It also returns what
 // Classify says of those facts: strong of Own, weakNames of Vetx.
@@ -502,7 +512,7 @@ func reachable(imports []*types.Package) map[string]*types.Package {
 // and re-exports only what that view reaches, and one that is not
 // analysed reports nothing. The extra names in weakNames can only make a
 // dependent's relevance test say "may matter" more often.
-func PassOn(pkgPath string, own []analysis.Fact, imported [][]byte, weak func(analysis.Fact) bool) (data []byte, strong bool, weakNames []string, err error) {
+func PassOn(pkgPath string, own []analysis.Fact, imported []Records, weak func(analysis.Fact) bool) (data []byte, strong bool, weakNames []string) {
 	type key struct {
 		pkg string
 		obj objectpath.Path
@@ -515,11 +525,7 @@ func PassOn(pkgPath string, own []analysis.Fact, imported [][]byte, weak func(an
 		records = append(records, factRecord{Pkg: pkgPath, Fact: f})
 	}
 	names := map[string]bool{}
-	for _, d := range imported {
-		rs, err := decodeRecords(d)
-		if err != nil {
-			return nil, false, nil, err
-		}
+	for _, rs := range imported {
 		for _, r := range rs {
 			if !r.Reexport {
 				continue // a package fact, or one about a package-level function, variable or constant
@@ -540,5 +546,5 @@ func PassOn(pkgPath string, own []analysis.Fact, imported [][]byte, weak func(an
 	}
 	sort.Strings(weakNames)
 	sortRecords(records)
-	return encodeRecords(pkgPath, records), strong, weakNames, nil
+	return encodeRecords(pkgPath, records), strong, weakNames
 }

@@ -233,13 +233,17 @@ func TestPassOnWithoutTypes(t *testing.T) {
 	aVetx := fa.Encode(Vetx)
 
 	// vetx is the file of an analysed unit pkg that imports a.
-	vetx := func(pkg *types.Package, own func(*Facts)) []byte {
+	vetx := func(pkg *types.Package, own func(*Facts)) Records {
 		f := NewFacts(pkg)
 		if err := f.Decode(aVetx, f.Reachable()); err != nil {
 			t.Fatal(err)
 		}
 		own(f)
-		return f.Encode(Vetx)
+		rs, err := DecodeRecords(f.Encode(Vetx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
 	}
 	S := b.Scope().Lookup("S").(*types.TypeName)
 	bVetx := vetx(b, func(f *Facts) {
@@ -251,10 +255,10 @@ func TestPassOnWithoutTypes(t *testing.T) {
 
 	// full is what the full path writes for skipped, which imports deps
 	// (whose vetx files are files) and exports own about itself.
-	full := func(skipped *types.Package, files [][]byte, own []analysis.Fact) (data []byte, strong bool, names []string) {
+	full := func(skipped *types.Package, files []Records, own []analysis.Fact) (data []byte, strong bool, names []string) {
 		f := NewFacts(skipped)
-		for _, d := range files {
-			if err := f.Decode(d, f.Reachable()); err != nil {
+		for _, rs := range files {
+			if err := f.Decode(encodeRecords(skipped.Path(), rs), f.Reachable()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -266,7 +270,7 @@ func TestPassOnWithoutTypes(t *testing.T) {
 		return f.Encode(Vetx), strong, names
 	}
 	describe := func(data []byte) []string {
-		records, err := decodeRecords(data)
+		records, err := DecodeRecords(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,11 +283,8 @@ func TestPassOnWithoutTypes(t *testing.T) {
 
 	own := []analysis.Fact{&otherFact{"merged"}}
 	u := check(t, "u", "package u\n\nimport \"b\"\n\nvar _ = b.H\n", b)
-	wantData, wantStrong, wantNames := full(u, [][]byte{bVetx}, own)
-	data, strong, names, err := PassOn("u", own, [][]byte{bVetx}, weak)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wantData, wantStrong, wantNames := full(u, []Records{bVetx}, own)
+	data, strong, names := PassOn("u", own, []Records{bVetx}, weak)
 	if !bytes.Equal(data, wantData) {
 		t.Errorf("PassOn wrote %v, the full path %v", describe(data), describe(wantData))
 	}
@@ -293,7 +294,7 @@ func TestPassOnWithoutTypes(t *testing.T) {
 	if fmt.Sprint(names) != "[Fatal M]" {
 		t.Errorf("weak names %v, want the methods' [Fatal M] (not H, a package-level function)", names)
 	}
-	if _, strong, _, _ := PassOn("u", []analysis.Fact{&testFact{1}}, nil, weak); !strong {
+	if _, strong, _ := PassOn("u", []analysis.Fact{&testFact{1}}, nil, weak); !strong {
 		t.Error("a strong own fact does not make PassOn's file strong")
 	}
 
@@ -301,14 +302,11 @@ func TestPassOnWithoutTypes(t *testing.T) {
 	// declarations reach no type of a, so the full path of v, which
 	// imports c alone, drops them, and PassOn keeps them: exactly those.
 	v := check(t, "v", "package v\n\nimport \"c\"\n\nvar _ = c.X\n", c)
-	wantData, _, _ = full(v, [][]byte{cVetx}, nil)
+	wantData, _, _ = full(v, []Records{cVetx}, nil)
 	if wantData != nil {
 		t.Fatalf("the full path of v re-exports %v: nothing of a is reachable from c", describe(wantData))
 	}
-	data, _, names, err = PassOn("v", nil, [][]byte{cVetx}, weak)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, _, names = PassOn("v", nil, []Records{cVetx}, weak)
 	if got, want := fmt.Sprint(describe(data)), "[a.T=0 a.T.M0=weak a.T.UF0=2]"; got != want {
 		t.Errorf("PassOn over c wrote %s, want %s", got, want)
 	}
@@ -316,11 +314,10 @@ func TestPassOnWithoutTypes(t *testing.T) {
 		t.Errorf("weak names %v, want [M]", names)
 	}
 	// Two imports carrying the same facts: each once.
-	twice, _, _, err := PassOn("v", nil, [][]byte{cVetx, cVetx}, weak)
-	if err != nil || !bytes.Equal(twice, data) {
-		t.Errorf("PassOn over c twice differs from once (%v)", err)
+	if twice, _, _ := PassOn("v", nil, []Records{cVetx, cVetx}, weak); !bytes.Equal(twice, data) {
+		t.Error("PassOn over c twice differs from once")
 	}
-	if _, _, _, err := PassOn("w", nil, [][]byte{[]byte("junk")}, weak); err == nil {
-		t.Error("PassOn over a bad file: no error")
+	if _, err := DecodeRecords([]byte("junk")); err == nil {
+		t.Error("DecodeRecords(junk): no error")
 	}
 }

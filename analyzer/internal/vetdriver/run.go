@@ -174,9 +174,9 @@ func passOn(cfg *Config, hooks Hooks) error {
 		return writeVetx(cfg.VetxOutput, vetxHeader{}, nil)
 	}
 	var paths []string
-	raw := map[string][]byte{}
+	records := map[string]unitrun.Records{}
 	for _, p := range cfg.ImportMap {
-		if _, ok := raw[p]; ok || p == "unsafe" {
+		if _, ok := records[p]; ok || p == "unsafe" {
 			continue
 		}
 		file, ok := cfg.PackageVetx[p]
@@ -187,33 +187,24 @@ func passOn(cfg *Config, hooks Hooks) error {
 		if err != nil {
 			return fmt.Errorf("invalid vetx file for %q: %v", p, err)
 		}
-		raw[p] = data
+		if records[p], err = unitrun.DecodeRecords(data); err != nil {
+			return fmt.Errorf("decoding facts for %q: %v", p, err)
+		}
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 
 	var own []analysis.Fact
 	if hooks.PassOn != nil {
-		var decodeErr error
 		own = hooks.PassOn(cfg.ImportPath, paths, func(imp string) []analysis.Fact {
-			fs, err := unitrun.PackageFactsIn(raw[imp], imp)
-			if err != nil && decodeErr == nil {
-				decodeErr = fmt.Errorf("decoding facts for %q: %v", imp, err)
-			}
-			return fs
+			return records[imp].PackageFacts(imp)
 		})
-		if decodeErr != nil {
-			return decodeErr
-		}
 	}
-	imported := make([][]byte, len(paths))
+	imported := make([]unitrun.Records, len(paths))
 	for i, p := range paths {
-		imported[i] = raw[p]
+		imported[i] = records[p]
 	}
-	data, strong, weak, err := unitrun.PassOn(cfg.ImportPath, own, imported, hooks.WeakFact)
-	if err != nil {
-		return fmt.Errorf("decoding facts imported by %s: %v", cfg.ImportPath, err)
-	}
+	data, strong, weak := unitrun.PassOn(cfg.ImportPath, own, imported, hooks.WeakFact)
 	return writeVetx(cfg.VetxOutput, vetxHeader{Facts: true, Strong: strong, Weak: weak}, data)
 }
 
