@@ -1,6 +1,6 @@
 package rules
 
-import "regexp"
+import "github.com/fencelint/fencelint/internal/lazyregexp"
 
 const (
 	dynamodb   = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -43,7 +43,7 @@ var DynamoInputs = map[string]bool{
 
 // dynamoCreateIfAbsentRe matches a ConditionExpression that only lets a
 // PutItem create an item that does not exist yet.
-var dynamoCreateIfAbsentRe = regexp.MustCompile(`^\s*attribute_not_exists\s*\(\s*[#\w.]+\s*\)\s*$`)
+var dynamoCreateIfAbsentRe = lazyregexp.New(`^\s*attribute_not_exists\s*\(\s*[#\w.]+\s*\)\s*$`)
 
 // IsDynamoCreateIfAbsent reports whether a constant ConditionExpression
 // is attribute_not_exists(key) alone: the shape of a lock item

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
@@ -20,6 +19,7 @@ import (
 	"unicode"
 
 	"github.com/fencelint/fencelint/analyzer"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"golang.org/x/tools/go/buildutil"
 	"golang.org/x/tools/go/packages"
 	"honnef.co/go/tools/analysis/lint"
@@ -382,7 +382,7 @@ func failedDiagnostics(errs []error) []diagnostic {
 	return out
 }
 
-var posRe = regexp.MustCompile(`^(?:(.+?):)?(\d+)(?::(\d+)?)?`)
+var posRe = lazyregexp.New(`^(?:(.+?):)?(\d+)(?::(\d+)?)?`)
 
 func parsePos(pos string) (token.Position, int, error) {
 	if pos == "-" || pos == "" {

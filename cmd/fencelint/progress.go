@@ -6,11 +6,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 )
 
 // Progress of the lint phase. lintcmd keeps counters of loaded and
@@ -25,8 +26,8 @@ import (
 
 // lintcmd's status lines (honnef.co/go/tools v0.8.2 lintcmd/lint.go).
 var (
-	statusRE   = regexp.MustCompile(`^Status: (.*)$`)
-	packagesRE = regexp.MustCompile(`^Packages: (\d+)/(\d+) initial, (\d+)/(\d+) total; Workers: \d+/\d+$`)
+	statusRE   = lazyregexp.New(`^Status: (.*)$`)
+	packagesRE = lazyregexp.New(`^Packages: (\d+)/(\d+) initial, (\d+)/(\d+) total; Workers: \d+/\d+$`)
 )
 
 // progressLine turns one of lintcmd's status lines into fencelint's, or

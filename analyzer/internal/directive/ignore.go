@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -294,7 +294,7 @@ func isGenerated(fset *token.FileSet, f *ast.File) bool {
 }
 
 // generatedRE is the line go/ast.IsGenerated looks for.
-var generatedRE = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
+var generatedRE = lazyregexp.New(`^// Code generated .* DO NOT EDIT\.$`)
 
 // isCgoTranslation reports whether f was written by cmd/cgo from a .go
 // file: it starts with cgo's header and its package clause maps, through a

@@ -2,10 +2,10 @@ package fence
 
 import (
 	"go/token"
-	"regexp"
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 )
 
 // Condition is a write's own condition as the engine read it, normalised
@@ -267,7 +267,7 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 // coalesceRe matches COALESCE(col, n) (also IFNULL, NVL): the stored
 // column with a default for NULL, the common way to fence rows written
 // before the fence column existed.
-var coalesceRe = regexp.MustCompile(`(?is)^\s*(?:coalesce|ifnull|nvl)\s*\(\s*((?:[a-z_][a-z0-9_$]*|"[^"]+")(?:\.(?:[a-z_][a-z0-9_$]*|"[^"]+"))*)\s*,\s*[-+]?\d+\s*\)\s*$`)
+var coalesceRe = lazyregexp.New(`(?is)^\s*(?:coalesce|ifnull|nvl)\s*\(\s*((?:[a-z_][a-z0-9_$]*|"[^"]+")(?:\.(?:[a-z_][a-z0-9_$]*|"[^"]+"))*)\s*,\s*[-+]?\d+\s*\)\s*$`)
 
 // storedColumn returns the column of the target row an operand reads: a
 // column reference (not EXCLUDED.col, the proposed value), or the column
@@ -304,7 +304,7 @@ func fencingGroup(c sqlcond.Conjunct) bool {
 	return n <= 1
 }
 
-var phRe = regexp.MustCompile(`^[$:@?][A-Za-z0-9_]*`)
+var phRe = lazyregexp.New(`^[$:@?][A-Za-z0-9_]*`)
 
 // phText is the placeholder as written ("$3", ":tok", "@tok").
 func phText(sql string, p sqlcond.Placeholder) string {

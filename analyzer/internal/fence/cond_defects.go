@@ -3,12 +3,12 @@ package fence
 import (
 	"go/ast"
 	"go/token"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -367,7 +367,7 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 	return d
 }
 
-var fromRe = regexp.MustCompile(`(?i)\bfrom\b`)
+var fromRe = lazyregexp.New(`(?i)\bfrom\b`)
 
 // recordAt is where ", col = ph" can be appended to an UPDATE's SET list
 // (the end of the list, before WHERE), or -1: only for a numbered or

@@ -3,10 +3,10 @@ package fence
 import (
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 	"sort"
 
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/analysis"
 )
@@ -74,7 +74,7 @@ type ImplMethod struct {
 	Dynamic        bool
 }
 
-var anyWord = regexp.MustCompile(`(^|[^.\w])any\b`)
+var anyWord = lazyregexp.New(`(^|[^.\w])any\b`)
 
 // sigString spells a signature (receiver left out) so that identical
 // signatures from two packages compare equal.

@@ -25,10 +25,10 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
@@ -56,7 +56,7 @@ type leaseStmt struct {
 }
 
 // clockRe: SQL's reading of the clock, in the dialects fencelint reads.
-var clockRe = regexp.MustCompile(`(?i)\b(now|current_timestamp|localtimestamp|utc_timestamp|sysdate|sysutcdatetime|getdate|getutcdate|clock_timestamp|statement_timestamp|transaction_timestamp|unix_timestamp|unixepoch|systimestamp)\b|datetime\s*\(\s*'now'`)
+var clockRe = lazyregexp.New(`(?i)\b(now|current_timestamp|localtimestamp|utc_timestamp|sysdate|sysutcdatetime|getdate|getutcdate|clock_timestamp|statement_timestamp|transaction_timestamp|unix_timestamp|unixepoch|systimestamp)\b|datetime\s*\(\s*'now'`)
 
 // readLeaseStmt classifies one statement. claimed reports whether a table
 // is claimed by some statement of the package (nil: none known).
@@ -313,10 +313,10 @@ func mintedToken(st *sqlcond.Statement, set []sqlcond.Assignment) (string, int) 
 	return "", -1
 }
 
-var wordRe = regexp.MustCompile(`[a-z_][a-z0-9_]*`)
+var wordRe = lazyregexp.New(`[a-z_][a-z0-9_]*`)
 
-var incrementRe = regexp.MustCompile(`(?i)^\s*(?:(?:"[^"]+"|[a-z_][a-z0-9_$]*)\.)*(?:"([^"]+)"|([a-z_][a-z0-9_$]*))\s*\+\s*\d+\s*$`)
-var nextvalRe = regexp.MustCompile(`(?i)\bnextval\s*\(`)
+var incrementRe = lazyregexp.New(`(?i)^\s*(?:(?:"[^"]+"|[a-z_][a-z0-9_$]*)\.)*(?:"([^"]+)"|([a-z_][a-z0-9_$]*))\s*\+\s*\d+\s*$`)
+var nextvalRe = lazyregexp.New(`(?i)\bnextval\s*\(`)
 
 // mintsInPlace: the assignment bumps its own column (fence = fence + 1,
 // locks.fence + 1) or takes a sequence's next value.

@@ -5,14 +5,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 )
 
 var (
-	luaLocalRe  = regexp.MustCompile(`^\s*local\s+(\w+)\s*=\s*(.+)$`)
-	luaIfRe     = regexp.MustCompile(`(?s)\bif\b(.*?)\bthen\b(.*?)\b(?:end|else|elseif)\b`)
-	luaStoredRe = regexp.MustCompile(`(?i)redis\.p?call\(\s*['"](get|hget)['"]`)
-	luaReturnRe = regexp.MustCompile(`^\s*(return\b|error\()`)
-	luaBoolRe   = regexp.MustCompile(`\b(and|or|not)\b`)
+	luaLocalRe  = lazyregexp.New(`^\s*local\s+(\w+)\s*=\s*(.+)$`)
+	luaIfRe     = lazyregexp.New(`(?s)\bif\b(.*?)\bthen\b(.*?)\b(?:end|else|elseif)\b`)
+	luaStoredRe = lazyregexp.New(`(?i)redis\.p?call\(\s*['"](get|hget)['"]`)
+	luaReturnRe = lazyregexp.New(`^\s*(return\b|error\()`)
+	luaBoolRe   = lazyregexp.New(`\b(and|or|not)\b`)
 )
 
 // luaWrongWay reads how script compares the token passed as ARGV[n] with
@@ -114,9 +116,9 @@ func negateLua(op string) string {
 }
 
 var (
-	luaGetKeyRe = regexp.MustCompile(`(?i)redis\.p?call\(\s*['"](?:get|hget)['"]\s*,\s*KEYS\[(\d+)\]`)
-	luaSetKeyRe = regexp.MustCompile(`(?i)redis\.p?call\(\s*['"](?:set|setex|psetex|hset|hmset|incr|incrby|mset)['"]\s*,\s*KEYS\[(\d+)\]`)
-	luaOrderRe  = regexp.MustCompile(`[<>]`)
+	luaGetKeyRe = lazyregexp.New(`(?i)redis\.p?call\(\s*['"](?:get|hget)['"]\s*,\s*KEYS\[(\d+)\]`)
+	luaSetKeyRe = lazyregexp.New(`(?i)redis\.p?call\(\s*['"](?:set|setex|psetex|hset|hmset|incr|incrby|mset)['"]\s*,\s*KEYS\[(\d+)\]`)
+	luaOrderRe  = lazyregexp.New(`[<>]`)
 )
 
 // luaUnrecorded: the script orders the token against a stored fence it

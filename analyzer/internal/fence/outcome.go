@@ -3,10 +3,10 @@ package fence
 import (
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
@@ -388,10 +388,10 @@ func (e *engine) scriptText(cc *ssa.CallCommon, rw *rules.Write) (string, bool) 
 }
 
 var (
-	luaReturn       = regexp.MustCompile(`\breturn\b\s*([^\s;]*)`)
-	luaNumber       = regexp.MustCompile(`^-?\d+$`)
-	luaEndsInReturn = regexp.MustCompile(`(^|[\s;])return\s+-?\d+\s*;?$`)
-	luaErrorLike    = regexp.MustCompile(`error_reply|\{\s*err\s*=|redis\.error|\berror\s*\(`)
+	luaReturn       = lazyregexp.New(`\breturn\b\s*([^\s;]*)`)
+	luaNumber       = lazyregexp.New(`^-?\d+$`)
+	luaEndsInReturn = lazyregexp.New(`(^|[\s;])return\s+-?\d+\s*;?$`)
+	luaErrorLike    = lazyregexp.New(`error_reply|\{\s*err\s*=|redis\.error|\berror\s*\(`)
 )
 
 // repliesByNumber: every return of the script returns a number literal,

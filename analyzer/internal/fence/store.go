@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/ddbcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
@@ -278,9 +279,9 @@ func (e *engine) keyFence(ev *eval, key ssa.Value, detail string) *eval {
 }
 
 var (
-	argvRe    = regexp.MustCompile(`ARGV\[(\d+)\]`)
-	luaCmpRe  = regexp.MustCompile(`(<=|>=|==|~=|<|>)`)
-	luaWrites = regexp.MustCompile(`(?i)redis\.p?call\(\s*['"](set|setex|psetex|hset|hmset|del|unlink|incr|incrby|decr|lpush|rpush|sadd|zadd|expire|pexpire|append|hdel|hincrby|mset|rename|xadd|lset|lrem|srem|zrem)['"]`)
+	argvRe    = lazyregexp.New(`ARGV\[(\d+)\]`)
+	luaCmpRe  = lazyregexp.New(`(<=|>=|==|~=|<|>)`)
+	luaWrites = lazyregexp.New(`(?i)redis\.p?call\(\s*['"](set|setex|psetex|hset|hmset|del|unlink|incr|incrby|decr|lpush|rpush|sadd|zadd|expire|pexpire|append|hdel|hincrby|mset|rename|xadd|lset|lrem|srem|zrem)['"]`)
 )
 
 // evalRedisScript: a script is fenced when it compares a token passed in

@@ -5,9 +5,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
@@ -380,7 +380,7 @@ func (e *engine) weakOf(v ssa.Value) (weakSource, bool) {
 	return weakSource{}, false
 }
 
-var incrReturnRe = regexp.MustCompile(`(?is)return\s+redis\.p?call\(\s*['"]incr(by)?['"]`)
+var incrReturnRe = lazyregexp.New(`(?is)return\s+redis\.p?call\(\s*['"]incr(by)?['"]`)
 
 // incrScript follows v back (conversions, extracts, go-redis result
 // accessors) to an Eval/EvalSha/Script.Run whose script returns an INCR.

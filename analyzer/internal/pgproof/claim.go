@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -41,7 +41,7 @@ type ClaimCase struct {
 	MintedAt int // index of the minted token in RETURNING, -1 if none
 }
 
-var nextvalArgRe = regexp.MustCompile(`(?i)nextval\s*\(\s*'([a-z_][a-z0-9_]*)'`)
+var nextvalArgRe = lazyregexp.New(`(?i)nextval\s*\(\s*'([a-z_][a-z0-9_]*)'`)
 
 // NewClaimCase prepares a claim; a non-empty skip says why it cannot be
 // played.

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -81,7 +81,7 @@ func (o *Outcome) String() string {
 // nothing, so the stale write would prove nothing.
 var errNoCurrentWrite = errors.New("the current holder's write affected no row")
 
-var missingColumnRE = regexp.MustCompile(`column "([^"]+)"(?: of relation "[^"]+")? does not exist`)
+var missingColumnRE = lazyregexp.New(`column "([^"]+)"(?: of relation "[^"]+")? does not exist`)
 
 // Run replays the scenario in a schema of its own, inside a transaction
 // that is rolled back, so nothing is left behind and cases cannot interact.

@@ -2,13 +2,13 @@ package pgproof
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 )
 
 // The frozen-worker scenario's tokens: A held the lease with token 33,
@@ -380,7 +380,7 @@ func literalType(lit string) string {
 	return ""
 }
 
-var conflictRE = regexp.MustCompile(`(?is)\bON\s+CONFLICT\s*\(([^)]*)\)`)
+var conflictRE = lazyregexp.New(`(?is)\bON\s+CONFLICT\s*\(([^)]*)\)`)
 
 // conflictTarget reads the column list of ON CONFLICT (a, b); sqlcond
 // does not keep it.
