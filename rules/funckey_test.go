@@ -140,6 +140,7 @@ func sameKey(t *testing.T, fn *types.Func) {
 // Every func-table key's name is in funcNames, and every NoReturn key's in
 // noReturnNames, so the by-name prefilter never hides a rule.
 func TestFuncNamesCoverTables(t *testing.T) {
+	indexed()
 	for _, m := range []map[funcKey]bool{keySet(acquireByFunc), releaseByFunc, renewByFunc, keySet(tokenByFunc), keySet(writeByFunc)} {
 		for k := range m {
 			if !funcNames[k.name] {

@@ -11,6 +11,7 @@ package rules
 import (
 	"go/types"
 	"strings"
+	"sync"
 )
 
 // Success says how an acquire call reports that the lock was taken.
@@ -329,10 +330,25 @@ var (
 	knownPaths = map[string]bool{}
 )
 
+// knownPaths is filled at start-up: the go vet driver asks IsKnownPath
+// about every unit's imports. The other tables are built on the first
+// lookup (indexed): go vet starts fencelint once per unit, and most units
+// are answered from their import lists without one.
 func init() {
 	for _, lib := range Libs {
-		index(lib)
+		addPaths(lib)
 	}
+}
+
+var indexOnce sync.Once
+
+// indexed builds the lookup tables from Libs on first use.
+func indexed() {
+	indexOnce.Do(func() {
+		for _, lib := range Libs {
+			index(lib)
+		}
+	})
 }
 
 // Register adds lib to Libs and to the lookup tables, as if it were one
@@ -342,15 +358,20 @@ func init() {
 // analysis starts (from init or TestMain): the tables are read without
 // locks.
 func Register(lib *Lib) {
+	indexed()
 	Libs = append(Libs, lib)
+	addPaths(lib)
 	index(lib)
 }
 
-// index adds lib's entries to the lookup tables.
-func index(lib *Lib) {
+func addPaths(lib *Lib) {
 	for _, p := range lib.Paths {
 		knownPaths[p] = true
 	}
+}
+
+// index adds lib's entries to the lookup tables other than knownPaths.
+func index(lib *Lib) {
 	for i := range lib.Acquires {
 		acquireByFunc[tableFuncKey(lib.Acquires[i].Func)] = &lib.Acquires[i]
 	}
@@ -414,6 +435,7 @@ func Key(fn *types.Func) string {
 
 // lookupKey is keyOf for the table lookups, which accept a nil fn.
 func lookupKey(fn *types.Func) funcKey {
+	indexed()
 	if fn == nil || !funcNames[fn.Name()] {
 		return funcKey{} // in no table: most calls are ruled out by name alone
 	}
@@ -512,6 +534,7 @@ func TokenOfFunc(fn *types.Func) (*Token, bool) {
 
 // TokenOfField returns the token rule for reading field f of struct type owner.
 func TokenOfField(owner types.Type, f *types.Var) (*Token, bool) {
+	indexed()
 	if !fieldNames[f.Name()] {
 		return nil, false
 	}
@@ -543,6 +566,7 @@ func TypeKey(t types.Type) string {
 // or sessionTypes: "" (no entry) without allocating when t's name is not
 // a type name of any of them, which is nearly every type asked about.
 func tableKey(t types.Type) string {
+	indexed()
 	n := namedOf(t)
 	if n == nil || n.Obj().Pkg() == nil || !typeNames[n.Obj().Name()] {
 		return ""
@@ -575,6 +599,7 @@ func IsSessionType(t types.Type) bool { return sessionTypes[tableKey(t)] }
 
 // IsCallbackField reports whether f of owner is a func field run under a lock.
 func IsCallbackField(owner types.Type, f *types.Var) bool {
+	indexed()
 	if !fieldNames[f.Name()] {
 		return false
 	}

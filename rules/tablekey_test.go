@@ -8,6 +8,7 @@ import (
 // tableKey must agree with TypeKey on every type a table names, and no
 // table may hold the "" key tableKey returns for every other type.
 func TestTableKeyAgreesWithTypeKey(t *testing.T) {
+	indexed()
 	tables := map[string]func(string) bool{
 		"lockTypes":    func(k string) bool { return lockTypes[k] },
 		"lockTokens":   func(k string) bool { _, ok := lockTokens[k]; return ok },
