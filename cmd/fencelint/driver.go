@@ -61,10 +61,21 @@ func driverCannot(fs *flag.FlagSet) string {
 // after printing why the run could not start (bad -tags, go list failed,
 // no cache).
 func lintWithDriver(fs *flag.FlagSet, lifted []string, w io.Writer, show func(string)) int {
+	res, status := driverResult(fs, lifted, show)
+	if status != 0 {
+		return status
+	}
+	return writeBinary(w, res)
+}
+
+// driverResult runs the driver over fs's patterns and returns its results
+// as lintcmd's runner would have them before -f binary writes them, with
+// lintcmd's status for phase one (see lintWithDriver).
+func driverResult(fs *flag.FlagSet, lifted []string, show func(string)) (lintResult, int) {
 	stop, err := startProfiles(fs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return lintResult{}, 1
 	}
 	defer stop()
 
@@ -74,7 +85,7 @@ func lintWithDriver(fs *flag.FlagSet, lifted []string, w io.Writer, show func(st
 		tf := buildutil.TagsFlag{}
 		if err := tf.Set(tags); err != nil {
 			fmt.Fprintln(os.Stderr, fmt.Errorf("invalid value %q for flag -tags: %s", tags, err))
-			return 1
+			return lintResult{}, 1
 		}
 	}
 	goVersion, err := strconv.Unquote(flagValue(fs, "go"))
@@ -90,12 +101,12 @@ func lintWithDriver(fs *flag.FlagSet, lifted []string, w io.Writer, show func(st
 	c, err := cache.Default()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return lintResult{}, 1
 	}
 	salt, err := toolSalt()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, fmt.Errorf("could not compute salt for cache: %s", err))
-		return 1
+		return lintResult{}, 1
 	}
 	cache.SetSalt(salt)
 	as := lintcmdAnalyzers(analyzer.All)
@@ -153,7 +164,7 @@ func lintWithDriver(fs *flag.FlagSet, lifted []string, w io.Writer, show func(st
 	results, stats, err := analyzer.Lint(opts, false)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return lintResult{}, 1
 	}
 	if os.Getenv(driverDebugEnv) != "" {
 		fmt.Fprintf(os.Stderr, "fencelint: fast path: %d packages, %d cached, %d analysed, %d never loaded\n", stats.Packages, stats.Cached, stats.Analysed, stats.Irrelevant)
@@ -166,13 +177,13 @@ func lintWithDriver(fs *flag.FlagSet, lifted []string, w io.Writer, show func(st
 	res, err := lintResultOf(results, as)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return lintResult{}, 1
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(os.Stderr, "warning:", w)
 	}
 	defer c.Close()
-	return writeBinary(w, res)
+	return res, 0
 }
 
 // toolSalt is the salt lintcmd gives its cache, and so the driver's: the
@@ -304,6 +315,17 @@ func lower(ss []string) []string {
 // the working directory and /-separated, offsets of positions (not of
 // fixes) zeroed.
 func writeBinary(w io.Writer, res lintResult) int {
+	relativize(&res)
+	if err := gob.NewEncoder(w).Encode(res); err != nil {
+		fmt.Fprintf(os.Stderr, "failed writing output: %s\n", err)
+		return 2
+	}
+	return 0
+}
+
+// relativize is what lintcmd's -f binary does to res before it encodes it
+// (writeBinary); tidyResults undoes the relative paths.
+func relativize(res *lintResult) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		cwd = ""
@@ -335,11 +357,6 @@ func writeBinary(w io.Writer, res lintResult) int {
 			r.End.Offset = 0
 		}
 	}
-	if err := gob.NewEncoder(w).Encode(res); err != nil {
-		fmt.Fprintf(os.Stderr, "failed writing output: %s\n", err)
-		return 2
-	}
-	return 0
 }
 
 // failedDiagnostics is lintcmd's failed(): a package's load errors as

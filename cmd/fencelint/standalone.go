@@ -196,29 +196,18 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int 
 
 	warnCgoSkipped(os.Stderr, listCgoSkipped(fs.Args(), flagValue(fs, "tags")))
 
-	binPath := filepath.Join(dir, "results.gob")
-	bin, err := os.Create(binPath)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fencelint:", err)
-		return exitFailure
-	}
-	status := phaseOne(cmd, fs, opts, bin)
-	if err := bin.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "fencelint:", err)
-		return exitFailure
-	}
+	results, status := phaseOne(cmd, fs, opts, filepath.Join(dir, "results.gob"))
 	if status != 0 {
 		// Phase one printed why (go list failed, bad -tags, unusable cache, ...).
 		return exitFailure
 	}
-
 	noCompile := flagValue(fs, "debug.no-compile-errors") == "true"
-	mergePath := filepath.Join(dir, "merge.gob")
-	results, loadErrors, badIgnores, err := readResults(binPath, noCompile)
+	loadErrors, badIgnores, err := tidyResults(results, noCompile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
 		return exitFailure
 	}
+	mergePath := filepath.Join(dir, "merge.gob")
 	if err := checkConfigNames(results); err != nil {
 		fmt.Fprintln(os.Stderr, "fencelint:", err)
 		return exitFailure
@@ -270,11 +259,13 @@ func lintTwoPhase(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions) int 
 	return status
 }
 
-// phaseOne writes the lint run's results to bin in lintcmd's -f binary
-// format and returns lintcmd's status (non-zero after it printed why the
-// run could not start): from fencelint's driver (driver.go), or, with
-// -full or a flag only lintcmd's runner handles, from lintcmd itself.
-func phaseOne(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions, bin *os.File) int {
+// phaseOne returns the lint run's results as lintcmd's -f binary output
+// carries them (relative paths, no position offsets) and lintcmd's status
+// (non-zero after it printed why the run could not start): from
+// fencelint's driver (driver.go), in memory, or, with -full or a flag only
+// lintcmd's runner handles, from lintcmd itself, through its -f binary
+// output in the file binPath.
+func phaseOne(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions, binPath string) ([]lintResult, int) {
 	if !opts.full && driverCannot(fs) == "" {
 		var show func(string)
 		if opts.progress {
@@ -287,21 +278,43 @@ func phaseOne(cmd *lintcmd.Command, fs *flag.FlagSet, opts lintOptions, bin *os.
 				p.show(msg)
 			}
 		}
-		status := lintWithDriver(fs, opts.lifted, bin, show)
-		// The results are on disk now: give the driver's heap back before
-		// the second phase reads them, so that the two phases' heaps do
-		// not add up in the peak RSS.
+		res, status := driverResult(fs, opts.lifted, show)
+		if status != 0 {
+			return nil, status
+		}
+		// Only the results are live now: give the driver's heap back
+		// before phase two encodes them for -merge, so that the two
+		// phases' heaps do not add up in the peak RSS.
 		debug.FreeOSMemory()
-		return status
+		relativize(&res)
+		return []lintResult{res}, 0
 	}
 	if err := fs.Set("f", "binary"); err != nil {
 		panic(err) // lintcmd defines -f as a string flag
+	}
+	bin, err := os.Create(binPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return nil, exitFailure
 	}
 	execute := cmd.Execute
 	if opts.progress {
 		execute = func() int { return withProgress(os.Stderr, opts.tty, cmd.Execute) }
 	}
-	return withStdout(bin, execute)
+	status := withStdout(bin, execute)
+	if err := bin.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return nil, exitFailure
+	}
+	if status != 0 {
+		return nil, status
+	}
+	results, err := readResults(binPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint: reading lint results:", err)
+		return nil, exitFailure
+	}
+	return results, 0
 }
 
 // lintResult and diagnostic mirror the unexported types lintcmd gob-encodes
@@ -322,31 +335,15 @@ type diagnostic struct {
 
 const severityIgnored = 2
 
-// readResults reads lintcmd's binary results from src, counts
-// diagnostics that mean "this package did not load or type-check"
-// (lintcmd's categories compile and config) and those on a
-// //fencelint:ignore naming an unknown analyzer (a usage error), makes the paths absolute again
-// (-f binary makes them relative for cross-machine merging; the json and
-// stylish formats print absolute paths when lintcmd lints directly) and
-// returns the results, one per build configuration.
-func readResults(src string, noCompileErrors bool) (results []lintResult, loadErrors, badIgnores int, err error) {
+// readResults reads lintcmd's binary results from src, one per build
+// configuration.
+func readResults(src string) ([]lintResult, error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, err
 	}
 	defer in.Close()
-
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	abs := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(cwd, filepath.FromSlash(p))
-	}
-	counted := map[[2]string]bool{} // position and message of bad ignores
+	var results []lintResult
 	br := bufio.NewReader(in)
 	for {
 		// lintcmd writes one self-contained gob stream per build
@@ -356,8 +353,33 @@ func readResults(src string, noCompileErrors bool) (results []lintResult, loadEr
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return nil, 0, 0, err
+			return nil, err
 		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+// tidyResults counts the diagnostics that mean "this package did not load
+// or type-check" (lintcmd's categories compile and config) and those on a
+// //fencelint:ignore naming an unknown analyzer (a usage error), keeping
+// one of each bad ignore, and makes the paths absolute again (-f binary
+// makes them relative for cross-machine merging; the json and stylish
+// formats print absolute paths when lintcmd lints directly).
+func tidyResults(results []lintResult, noCompileErrors bool) (loadErrors, badIgnores int, err error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return 0, 0, err
+	}
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(cwd, filepath.FromSlash(p))
+	}
+	counted := map[[2]string]bool{} // position and message of bad ignores
+	for ri := range results {
+		res := &results[ri]
 		for i := range res.Diagnostics {
 			d := &res.Diagnostics[i]
 			switch d.Category {
@@ -415,9 +437,8 @@ func readResults(src string, noCompileErrors bool) (results []lintResult, loadEr
 		for i, f := range res.CheckedFiles {
 			res.CheckedFiles[i] = abs(f)
 		}
-		results = append(results, res)
 	}
-	return results, loadErrors, badIgnores, nil
+	return loadErrors, badIgnores, nil
 }
 
 // writeResults writes results to dst in lintcmd's binary format, one gob
