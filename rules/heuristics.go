@@ -76,12 +76,10 @@ func LeaseOf(t types.Type) (LeaseInfo, bool) {
 // (time.Time, or an integer such as Unix milliseconds) whose name says it
 // is one (validUntil, leaseExpiry, expirationTime, lockDeadline).
 func IsExpiryField(f *types.Var) bool {
-	name := exportedName(f.Name())
-	if expiryFieldNames[name] {
+	if expiryFieldNames[exportedName(f.Name())] {
 		return true
 	}
-	lower := strings.ToLower(name)
-	if !strings.Contains(lower, "expir") && !strings.HasSuffix(lower, "until") && !strings.HasSuffix(lower, "deadline") {
+	if !MayBeExpiryFieldName(f.Name()) {
 		return false
 	}
 	t := f.Type()
@@ -92,6 +90,17 @@ func IsExpiryField(f *types.Var) bool {
 		return n.Obj().Name() == "Time"
 	}
 	return IsIntegerLike(t)
+}
+
+// MayBeExpiryFieldName reports whether IsExpiryField can accept a field
+// of this name, whatever its type: the drivers' lexical relevance test
+// asks it about the fields of a lease-suffixed struct before types exist.
+func MayBeExpiryFieldName(name string) bool {
+	if expiryFieldNames[exportedName(name)] {
+		return true
+	}
+	lower := strings.ToLower(name)
+	return strings.Contains(lower, "expir") || strings.HasSuffix(lower, "until") || strings.HasSuffix(lower, "deadline")
 }
 
 // HasLeaseSuffix reports whether a type name ends like a lease-shaped

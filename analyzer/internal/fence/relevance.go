@@ -60,9 +60,8 @@ func (r Relevance) Relevant() bool {
 // importHasFacts(path) reports whether the direct import carries any fact
 // (not only a PackageFact: an over-approximation). The source questions are answered by reading the
 // files once: a //fencelint: anywhere in the bytes counts as a directive,
-// and a lease is suspected in any type declaration whose name, or, for an
-// alias, any identifier on its right-hand side, has a lease suffix (the
-// only names rules.LeaseOf can accept).
+// and a lease is suspected where packageMayDeclareLease finds a type
+// declaration rules.LeaseOf might accept.
 func MayBeRelevant(path string, imports []string, importHasFacts func(string) bool, goFiles []string) (bool, error) {
 	return MayBeRelevantCalling(path, imports, importHasFacts, nil, goFiles)
 }
@@ -109,12 +108,7 @@ func MayBeRelevantCalling(path string, imports []string, importHasFacts func(str
 			if readErr = read(); readErr != nil {
 				return true
 			}
-			for _, src := range srcs {
-				if rules.MayNameLease(src) && typeDeclMayBeLease(src) {
-					return true
-				}
-			}
-			return false
+			return packageMayDeclareLease(srcs)
 		},
 	}
 	ok := r.Relevant()
@@ -252,14 +246,59 @@ func NoReturnOnly(fact analysis.Fact) bool {
 // comment texts with it, so a byte search finds at least what it finds.
 const directivePrefix = "//fencelint:"
 
-// typeDeclMayBeLease scans src for type declarations, at any depth (local
-// types cost nothing extra to include), and reports whether one may
-// declare a lease: its name has a lease suffix, or it is an alias with a
-// lease-suffixed identifier on its right (rules.LeaseOf looks through
-// aliases to the named type). The scanner never fails hard: on a lexical
+// typeDeclMayBeLease is packageMayDeclareLease for a package of one file.
+func typeDeclMayBeLease(src []byte) bool { return packageMayDeclareLease([][]byte{src}) }
+
+// packageMayDeclareLease scans a package's files for type declarations, at
+// any depth (local types cost nothing extra to include), and reports
+// whether one may declare a type rules.LeaseOf accepts: a lease-suffixed
+// name whose type may be a struct with a token-like or expiry-like field
+// name, or an alias that stands for a lease-suffixed named type (LeaseOf
+// looks through aliases and pointers) not declared in the package as
+// something that cannot be one. The scanner never fails hard: on a lexical
 // error it keeps going, and bad input only makes the answer more likely
 // true.
-func typeDeclMayBeLease(src []byte) bool {
+func packageMayDeclareLease(srcs [][]byte) bool {
+	declared := map[string]bool{}
+	var aliasTo []string
+	for _, src := range srcs {
+		if !rules.MayNameLease(src) {
+			continue
+		}
+		maybe, to := scanLeaseDecls(src, declared)
+		if maybe {
+			return true
+		}
+		aliasTo = append(aliasTo, to...)
+	}
+	for _, name := range aliasTo {
+		if !declared[name] {
+			return true // declared where this scan cannot see (a dot import)
+		}
+		// Declared here: its own declaration was judged above.
+	}
+	return false
+}
+
+// notStructHeads are the first tokens of a type expression whose type is
+// not a struct, and predeclaredTypes the predeclared type names, none of
+// them a struct: a defined type so written has no fields for LeaseOf.
+var notStructHeads = map[token.Token]bool{
+	token.MUL: true, token.MAP: true, token.CHAN: true, token.FUNC: true, token.INTERFACE: true, token.ARROW: true,
+}
+
+var predeclaredTypes = map[string]bool{
+	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true, "complex128": true,
+	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true,
+	"int32": true, "int64": true, "rune": true, "string": true, "uint": true, "uint8": true,
+	"uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+}
+
+// scanLeaseDecls reads one file's type declarations: maybe is true when one
+// may declare a lease on its own; aliasTo lists the unqualified
+// lease-suffixed names that aliases stand for, to be resolved against the
+// names declared in the whole package (added to declared).
+func scanLeaseDecls(src []byte, declared map[string]bool) (maybe bool, aliasTo []string) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner
@@ -268,15 +307,10 @@ func typeDeclMayBeLease(src []byte) bool {
 		_, tok, lit := s.Scan()
 		return tok, lit
 	}
-	// spec reads one type spec whose name is name; it reports whether it
-	// may declare a lease and returns the token that ended it.
-	spec := func(name string) (bool, token.Token) {
-		if rules.HasLeaseSuffix(name) {
-			return true, token.ILLEGAL
-		}
-		// Skip type parameters, then see whether this is an alias.
-		depth := 0
-		alias := false
+	// rest reads to the end of a type spec, depth brackets in; with alias,
+	// any lease-suffixed identifier may be the alias's target. It reports
+	// whether one was seen and returns the token that ended the spec.
+	rest := func(depth int, alias bool) (bool, token.Token) {
 		for {
 			tok, lit := next()
 			switch tok {
@@ -304,17 +338,107 @@ func typeDeclMayBeLease(src []byte) bool {
 			}
 		}
 	}
+	// fields reads a struct body after its "{" and reports whether some
+	// identifier in it may name a token or expiry field.
+	fields := func() (bool, token.Token) {
+		depth, found := 0, false
+		for {
+			tok, lit := next()
+			switch tok {
+			case token.EOF:
+				return true, tok
+			case token.LBRACK, token.LPAREN, token.LBRACE:
+				depth++
+			case token.RBRACK, token.RPAREN, token.RBRACE:
+				if depth == 0 {
+					return found, tok
+				}
+				depth--
+			case token.IDENT:
+				found = found || rules.IsTokenFieldName(lit) || rules.MayBeExpiryFieldName(lit)
+			}
+		}
+	}
+	// from goes on with rest after tok (with literal lit), the last token
+	// of the spec already read.
+	from := func(tok token.Token, lit string, alias bool) (bool, token.Token) {
+		switch tok {
+		case token.LBRACK, token.LPAREN, token.LBRACE:
+			return rest(1, alias)
+		case token.SEMICOLON, token.RPAREN, token.RBRACK, token.RBRACE, token.EOF:
+			return false, tok
+		case token.IDENT:
+			if alias && rules.HasLeaseSuffix(lit) {
+				return true, token.ILLEGAL
+			}
+		}
+		return rest(0, alias)
+	}
+	// spec reads one type spec whose name is name; it reports whether it
+	// may declare a lease and returns the token that ended it.
+	spec := func(name string) (bool, token.Token) {
+		declared[name] = true
+		tok, lit := next()
+		switch {
+		case tok == token.ASSIGN:
+			// An alias: LeaseOf judges the named type it stands for,
+			// through pointers.
+			tok, lit = next()
+			for tok == token.MUL {
+				tok, lit = next()
+			}
+			switch tok {
+			case token.STRUCT, token.MAP, token.CHAN, token.FUNC, token.INTERFACE, token.LBRACK, token.ARROW:
+				return from(tok, lit, false) // an unnamed type: nothing for LeaseOf
+			case token.IDENT:
+				head := lit
+				tok, lit = next()
+				if tok == token.PERIOD {
+					tok, lit = next()
+					if tok == token.IDENT && rules.HasLeaseSuffix(lit) {
+						return true, token.ILLEGAL // another package's lease-suffixed type
+					}
+					if tok == token.IDENT {
+						tok, lit = next()
+					}
+					return from(tok, lit, false)
+				}
+				if rules.HasLeaseSuffix(head) {
+					aliasTo = append(aliasTo, head)
+				}
+				return from(tok, lit, false)
+			}
+			return from(tok, lit, true)
+		case !rules.HasLeaseSuffix(name):
+			return from(tok, lit, false) // type parameters may come first: `type X[T any] = y.Lock[T]`
+		case tok == token.STRUCT:
+			if tok, _ = next(); tok != token.LBRACE {
+				return true, tok
+			}
+			found, end := fields()
+			if found || end == token.EOF {
+				return true, token.ILLEGAL
+			}
+			return rest(0, false)
+		case tok == token.IDENT && predeclaredTypes[lit], notStructHeads[tok]:
+			return from(tok, lit, false) // its underlying type is no struct
+		default:
+			// Type parameters or an array, another named type (its
+			// fields unknown here), or something unexpected.
+			return true, token.ILLEGAL
+		}
+	}
 	for {
 		tok, _ := next()
 		switch tok {
 		case token.EOF:
-			return false
+			return false, aliasTo
 		case token.TYPE:
 			tok, lit := next()
 			switch tok {
 			case token.IDENT:
 				if yes, _ := spec(lit); yes {
-					return true
+					return true, nil
 				}
 			case token.LPAREN:
 				for {
@@ -327,7 +451,7 @@ func typeDeclMayBeLease(src []byte) bool {
 					}
 					yes, end := spec(lit)
 					if yes {
-						return true
+						return true, nil
 					}
 					if end == token.RPAREN || end == token.EOF {
 						break

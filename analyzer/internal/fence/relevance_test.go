@@ -1,9 +1,11 @@
 package fence
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,18 +19,79 @@ func TestTypeDeclMayBeLease(t *testing.T) {
 		want bool
 	}{
 		{"package p\ntype Lease struct{ Token int64 }\n", true},
-		{"package p\ntype myLock struct{}\n", true},
+		{"package p\ntype myLock struct{}\n", false}, // no field LeaseOf could take for a token or expiry
+		{"package p\ntype myLock struct{ expiresAt int64 }\n", true},
+		{"package p\ntype goroutineLock uint64\n", false},               // net/http's: no struct
+		{"package p\ntype XLock *other.T\n", false},                     // a pointer type has no fields
+		{"package p\ntype XLock other.T\n", true},                       // other.T may be a struct
+		{"package p\ntype XLock [4]int\n", true},                        // an array or type parameters: not told apart
+		{"package p\ntype TTableLock = struct{ Token int64 }\n", false}, // an alias of an unnamed struct
+		{"package p\ntype TTableLock = struct{ A int }\ntype TableLock = TTableLock\n", false},
+		{"package p\ntype X = YLock\n", true}, // YLock declared where the scan cannot see
+		{"package p\ntype X = *YLock\ntype YLock struct{ Fence int64 }\n", true},
+		{"package p\ntype X = YLock\ntype YLock struct{ n int }\n", false},
+		{"package p\ntype (\n\tA = (BLock)\n\tCLease struct{ Until int64 }\n)\n", true},
+		{"package p\ntype (\n\ta int\n\tXLock uint32\n\tBLease struct{ ValidUntil int64 }\n)\n", true},
+		{"package p\ntype (\n\ta int\n\tXLock uint32\n\tBLease struct{ n int }\n)\n", false},
 		{"package p\ntype (\n\ta int\n\tSessionGrant struct{ Until int }\n)\n", true},
 		{"package p\ntype (\n\ta int\n\tb struct{ x, y int }\n)\ntype c[T any] struct{ v T }\ntype D c[int]\n", false},
 		{"package p\ntype X = other.BigLease\n", true},       // an alias: LeaseOf looks at the target
 		{"package p\ntype X[T any] = other.Lock[T]\n", true}, // a generic alias
 		{"package p\ntype X other.BigLease\n", false},        // a defined type: its own name counts
 		{"package p\nfunc f(mu interface{ Lock() }) { mu.Lock(); switch any(mu).(type) {} }\n", false},
-		{"package p\nfunc f() { type heldLock struct{}; _ = heldLock{} }\n", true}, // local: over-approximated
+		{"package p\nfunc f() { type heldLock struct{ Token int }; _ = heldLock{} }\n", true}, // local: over-approximated
+		{"package p\nfunc f() { type heldLock struct{}; _ = heldLock{} }\n", false},
 		{"package p\ntype (", false},
 	} {
 		if got := typeDeclMayBeLease([]byte(c.src)); got != c.want {
 			t.Errorf("typeDeclMayBeLease(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}
+
+// The scan over-approximates the engine's answer (declaresLease over the
+// type-checked package): never false where the engine says true, and
+// false on the shapes that made std and real dependencies relevant for
+// nothing (a Lock-suffixed integer, an alias of an unnamed struct, a
+// lease-suffixed struct with no token or expiry field).
+func TestPackageMayDeclareLeaseCoversEngine(t *testing.T) {
+	for _, c := range []struct {
+		srcs      []string
+		wantExact bool // the scan must also be false where the engine is
+	}{
+		{[]string{"package p\ntype Lease struct{ Token int64 }\n"}, true},
+		{[]string{"package p\ntype goroutineLock uint64\n"}, true},
+		{[]string{"package p\ntype T struct{ A int }\ntype TLock = T\n"}, true},
+		{[]string{"package p\ntype TTableLock = struct{ A int }\n", "package p\ntype TableLock = TTableLock\n"}, true},
+		{[]string{"package p\ntype X = YLock\n", "package p\ntype YLock struct{ Revision uint64 }\n"}, true},
+		{[]string{"package p\ntype X = *YLock\n", "package p\ntype YLock struct{ leaseDeadline int64 }\n"}, true},
+		{[]string{"package p\ntype RetentionLease struct{ ID string; RetainingSequenceNumber int64 }\n"}, true},
+		{[]string{"package p\ntype base struct{ Epoch int32 }\ntype MyLock base\n"}, false},
+		{[]string{"package p\ntype MyGrant[T any] struct{ Generation T }\n"}, false},
+		{[]string{"package p\ntype MyLock [2]int\n"}, false},
+		{[]string{"package p\ntype S struct{ Until int64 }\ntype (\n\tA = S\n\tBLock = A\n)\n"}, true},
+	} {
+		fset := token.NewFileSet()
+		var files []*ast.File
+		var srcs [][]byte
+		for i, src := range c.srcs {
+			f, err := parser.ParseFile(fset, fmt.Sprintf("f%d.go", i), src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+			srcs = append(srcs, []byte(src))
+		}
+		pkg, err := new(types.Config).Check("p", fset, files, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", c.srcs, err)
+		}
+		engine, scan := declaresLease(pkg), packageMayDeclareLease(srcs)
+		if engine && !scan {
+			t.Errorf("%q: the engine finds a lease, the scan does not", c.srcs)
+		}
+		if c.wantExact && scan != engine {
+			t.Errorf("%q: scan %v, engine %v", c.srcs, scan, engine)
 		}
 	}
 }
