@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"go/ast"
+
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/vetdriver"
 )
@@ -11,12 +13,23 @@ import (
 // and imports dependencies' types from the compiler's export data (see
 // analyzer/internal/vetdriver). It does not return.
 func VetMain() {
-	vetdriver.Main(vetdriver.Hooks{MayMatter: mayMatter, WeakFact: fence.WeakFact, PassOn: fence.PassOn}, Analyzers()...)
-}
-
-// mayMatter is the engine's relevance test as the driver can answer it
-// before parsing: every analyzer reports only in packages the engine
-// finds relevant, and only the engine exports facts.
-func mayMatter(u vetdriver.Unit) (bool, error) {
-	return fence.MayBeRelevantCalling(u.ImportPath, u.Imports, u.ImportHasFacts, u.Calling, u.GoFiles)
+	var wrappersOnly bool // mayMatter's answer for the unit (one per process)
+	hooks := vetdriver.Hooks{
+		MayMatter: func(u vetdriver.Unit) (bool, error) {
+			v, err := fence.RelevanceOf(u.ImportPath, u.Imports, u.ImportHasFacts, u.Calling, u.GoFiles, u.ParseFile)
+			wrappersOnly = v == fence.WrappersOnly
+			return v != fence.Skip, err
+		},
+		// In a package kept only for the no-return wrappers it may
+		// declare, the engine reads no other function's body.
+		Bodies: func(u vetdriver.Unit, files []*ast.File) (map[*ast.FuncDecl]bool, error) {
+			if !wrappersOnly {
+				return nil, nil
+			}
+			return fence.WrapperCandidates(files, u.Calling), nil
+		},
+		WeakFact: fence.WeakFact,
+		PassOn:   fence.PassOn,
+	}
+	vetdriver.Main(hooks, Analyzers()...)
 }

@@ -74,6 +74,32 @@ func MayBeRelevant(path string, imports []string, importHasFacts func(string) bo
 // rules.NoReturn lists and imports nothing else of note can neither be
 // relevant nor declare a no-return wrapper: it is skipped.
 func MayBeRelevantCalling(path string, imports []string, importHasFacts func(string) bool, noReturns []string, goFiles []string) (bool, error) {
+	v, err := RelevanceOf(path, imports, importHasFacts, noReturns, goFiles, nil)
+	return v != Skip, err
+}
+
+// Matter is how much of a package can matter: a driver's relevance
+// answer (RelevanceOf).
+type Matter int
+
+const (
+	// Skip: nothing in the package can report or export a fact.
+	Skip Matter = iota
+	// WrappersOnly: the package matters only for the no-return wrappers
+	// it may declare. The engine's whole run on it is exportNoReturns and
+	// reexportImpls, which read its types and the bodies of the functions
+	// WrapperCandidates returns, nothing else: a driver that can
+	// type-check declarations without bodies may drop the others.
+	WrappersOnly
+	// Whole: analyse the package.
+	Whole
+)
+
+// RelevanceOf is MayBeRelevantCalling's answer, with WrappersOnly told
+// apart from Whole. parse, when not nil, parses the files the no-return
+// question needs (a driver that will parse them anyway shares its parse);
+// nil parses them here, without comments or object resolution.
+func RelevanceOf(path string, imports []string, importHasFacts func(string) bool, noReturns []string, goFiles []string, parse func(name string, src []byte) (*ast.File, error)) (Matter, error) {
 	var srcs [][]byte
 	read := func() error {
 		if srcs != nil || len(goFiles) == 0 {
@@ -115,14 +141,14 @@ func MayBeRelevantCalling(path string, imports []string, importHasFacts func(str
 	if !ok && readErr == nil && rules.IsLibraryPackage(path) && r.HasDirective() {
 		// The engine reports the directives of a package it does not
 		// analyse as doing nothing (skippedPackageDirectives): run it.
-		return true, readErr
+		return Whole, readErr
 	}
 	if !ok && readErr == nil && !isStd(path) && !rules.IsLibraryPackage(path) {
 		// An irrelevant package still exports the NoReturn facts of its
 		// log.Fatal wrappers (exportNoReturns): skip it only when it calls
 		// nothing that never returns.
 		if readErr = read(); readErr != nil {
-			return true, readErr
+			return Whole, readErr
 		}
 		var named []int // the files that may call one
 		for i, src := range srcs {
@@ -134,19 +160,30 @@ func MayBeRelevantCalling(path string, imports []string, importHasFacts func(str
 			// The bytes name one: parse (no types) and ask infer's question
 			// of the syntax. A package whose functions never end in such a
 			// call declares no wrapper.
+			if parse == nil {
+				fset := token.NewFileSet()
+				parse = func(name string, src []byte) (*ast.File, error) {
+					return parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+				}
+			}
 			var files []*ast.File
-			fset := token.NewFileSet()
 			for _, i := range named {
-				f, err := parser.ParseFile(fset, goFiles[i], srcs[i], parser.SkipObjectResolution)
+				f, err := parse(goFiles[i], srcs[i])
 				if err != nil {
-					return true, nil // the full path reports it
+					return Whole, nil // the full path reports it
 				}
 				files = append(files, f)
 			}
-			return mayDeclareNoReturn(files, noReturns), nil
+			if mayDeclareNoReturn(files, noReturns) {
+				return WrappersOnly, nil
+			}
+			return Skip, nil
 		}
 	}
-	return ok, readErr
+	if ok {
+		return Whole, readErr
+	}
+	return Skip, readErr
 }
 
 // mayDeclareNoReturn is noReturns.infer read from syntax alone, by name: it
@@ -178,6 +215,49 @@ func mayDeclareNoReturn(files []*ast.File, names []string) bool {
 		}
 	}
 	return false
+}
+
+// WrapperCandidates are the function declarations of files that infer
+// may mark: the body ends in a call statement of panic, of a function or
+// method named like one rules.NoReturn lists, like one of names (other
+// packages' wrappers) or like another candidate, and has no return or
+// defer. infer resolves each such call with types; a call it can mark has
+// one of these names (syntacticCallee is the name of typeutil.Callee's
+// object), so every function it marks is here.
+func WrapperCandidates(files []*ast.File, names []string) map[*ast.FuncDecl]bool {
+	ends := map[string]bool{"panic": true}
+	for _, n := range names {
+		ends[n] = true
+	}
+	type cand struct {
+		fd     *ast.FuncDecl
+		callee string
+	}
+	var cands []cand
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, call := lastCall(d); call != nil {
+				cands = append(cands, cand{fd, syntacticCallee(call.Fun)})
+			}
+		}
+	}
+	keep := map[*ast.FuncDecl]bool{}
+	for changed := true; changed; {
+		changed = false
+		for i, c := range cands {
+			if c.fd == nil || !ends[c.callee] && !rules.IsNoReturnName(c.callee) {
+				continue
+			}
+			cands[i].fd = nil // decided
+			if leavesEarly(c.fd.Body) {
+				continue
+			}
+			keep[c.fd] = true
+			ends[c.fd.Name.Name] = true
+			changed = true
+		}
+	}
+	return keep
 }
 
 // syntacticCallee is the name a call's function expression ends in: F, x.F,

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -167,6 +168,79 @@ func TestMayDeclareNoReturn(t *testing.T) {
 		}
 		if got := mayDeclareNoReturn([]*ast.File{f}, c.names); got != c.want {
 			t.Errorf("mayDeclareNoReturn(%q, %v) = %v, want %v", c.src, c.names, got, c.want)
+		}
+	}
+}
+
+// TestWrapperCandidates: the bodies a driver keeps for a package that
+// matters only for its no-return wrappers are every function infer may
+// mark: across files, through local wrappers of wrappers (a fixpoint),
+// and through other packages' wrappers by name; not a function that can
+// return, nor one whose call is not its last statement.
+func TestWrapperCandidates(t *testing.T) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, src := range []string{
+		"package p\nimport \"os\"\nfunc exit() { os.Exit(1) }\nfunc plain() { println() }\nfunc early(ok bool) { if ok { return }; exit() }\n",
+		"package p\nfunc stop() { exit() }\nfunc stop2() { stop() }\nfunc viaImported() { q.Die() }\nfunc notLast() { exit(); println() }\nfunc (t T) Fail() { panic(t) }\n",
+	} {
+		f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	var got []string
+	for fd := range WrapperCandidates(files, []string{"Die"}) {
+		got = append(got, fd.Name.Name)
+	}
+	slices.Sort(got)
+	if want := []string{"Fail", "exit", "stop", "stop2", "viaImported"}; !slices.Equal(got, want) {
+		t.Errorf("WrapperCandidates = %v, want %v", got, want)
+	}
+}
+
+// TestRelevanceOfWrappersOnly: a package with nothing lock-related that
+// may declare a no-return wrapper is WrappersOnly, parsed with the
+// driver's parser when one is given; one that also imports a known API is
+// Whole; one that declares no wrapper is Skip.
+func TestRelevanceOfWrappersOnly(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	wrapper := write("w.go", "package p\nimport \"os\"\nfunc quit() { os.Exit(1) }\n")
+	returns := write("r.go", "package p\nimport \"os\"\nfunc quit(err error) { if err != nil { os.Exit(1) } }\n")
+	none := func(string) bool { return false }
+	for _, c := range []struct {
+		name    string
+		imports []string
+		file    string
+		want    Matter
+	}{
+		{"wrapper", []string{"os"}, wrapper, WrappersOnly},
+		{"wrapper and a known API", []string{"os", "go.etcd.io/etcd/client/v3/concurrency"}, wrapper, Whole},
+		{"no wrapper", []string{"os"}, returns, Skip},
+	} {
+		parsed := 0
+		fset := token.NewFileSet()
+		parse := func(name string, src []byte) (*ast.File, error) {
+			parsed++
+			return parser.ParseFile(fset, name, src, 0)
+		}
+		got, err := RelevanceOf("example.com/p", c.imports, none, nil, []string{c.file}, parse)
+		if err != nil || got != c.want {
+			t.Errorf("%s: RelevanceOf = %v (%v), want %v", c.name, got, err, c.want)
+		}
+		if c.want == WrappersOnly && parsed != 1 {
+			t.Errorf("%s: the driver's parser parsed %d files, want 1", c.name, parsed)
+		}
+		if ok, _ := MayBeRelevantCalling("example.com/p", c.imports, none, nil, []string{c.file}); ok != (c.want != Skip) {
+			t.Errorf("%s: MayBeRelevantCalling = %v, want %v", c.name, ok, c.want != Skip)
 		}
 	}
 }

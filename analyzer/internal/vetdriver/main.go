@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
 	"io"
 	"log"
 	"os"
@@ -41,6 +42,10 @@ type Unit struct {
 	// WeakFact, those facts matter to the unit only where it names one.
 	Calling []string
 	GoFiles []string
+	// ParseFile parses one of GoFiles (src, when not nil, is its content)
+	// as the driver will if the unit is analysed, and keeps the result for
+	// it: a relevance test that needs some files' syntax shares the parse.
+	ParseFile func(name string, src []byte) (*ast.File, error)
 }
 
 // Hooks are what the driver asks the analyzers' owner.
@@ -58,6 +63,16 @@ type Hooks struct {
 	// ImplsFact). Required with WeakFact when a weak fact is a package
 	// fact.
 	PassOn func(path string, imports []string, packageFacts func(imp string) []analysis.Fact) []analysis.Fact
+	// Bodies, when set, is asked about each unit MayMatter keeps, with
+	// its parsed files: it returns the function declarations whose
+	// bodies the analyzers can read in that unit, or nil when they may
+	// read any. The driver then type-checks the other functions as
+	// declarations only (as if written in assembly): for a package kept
+	// for a few functions, most of the type-checking. Where that check
+	// fails for any reason but the imports only the dropped bodies used,
+	// the unit is checked again whole. Asked only about dependencies
+	// (VetxOnly units), which go vet runs only once they compiled.
+	Bodies func(u Unit, files []*ast.File) (map[*ast.FuncDecl]bool, error)
 }
 
 // MayMatter reports whether the analyzers could export a fact for u or

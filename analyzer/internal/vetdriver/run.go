@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/unitrun"
 	"golang.org/x/tools/go/analysis"
@@ -74,10 +75,45 @@ func run(cfgFile string, opts *options, hooks Hooks, analyzers []*analysis.Analy
 		os.Stdout = f
 	}
 
+	fset := token.NewFileSet()
+	parsed := map[string]*ast.File{}
+	parse := func(name string, src []byte) (*ast.File, error) {
+		if f, ok := parsed[name]; ok {
+			return f, nil
+		}
+		var from any // the file, unless src is given
+		if src != nil {
+			from = src
+		}
+		// No analyzer reads the parser's object resolution (ast.Object):
+		// go/types resolves identifiers itself, and skipping it saves
+		// about a tenth of the parse.
+		f, err := parser.ParseFile(fset, name, from, parser.ParseComments|parser.SkipObjectResolution)
+		if err == nil {
+			parsed[name] = f
+		}
+		return f, err
+	}
+	var bodies func(files []*ast.File) map[*ast.FuncDecl]bool
 	if !opts.full && hooks.MayMatter != nil {
+		u := unitOf(cfg, hooks.WeakFact != nil)
+		u.ParseFile = parse
+		// Only for a dependency (VetxOnly): go vet runs it only after the
+		// compiler built it, so no type error can hide in a dropped body.
+		// A package of the command line is vetted even when it does not
+		// compile, and its type errors are the vet tool's to report.
+		if hooks.Bodies != nil && cfg.VetxOnly {
+			bodies = func(files []*ast.File) map[*ast.FuncDecl]bool {
+				keep, err := hooks.Bodies(u, files)
+				if err != nil {
+					return nil // every body: the full path reports the error
+				}
+				return keep
+			}
+		}
 		// An error (an unreadable file) means "may matter": the full path
 		// then fails the way unitchecker does.
-		if matters, err := hooks.MayMatter(unitOf(cfg, hooks.WeakFact != nil)); !matters && err == nil {
+		if matters, err := hooks.MayMatter(u); !matters && err == nil {
 			// Nothing here can report or export a fact of its own: answer
 			// as the full path would for a package without findings.
 			if cfg.VetxOutput != "" {
@@ -92,8 +128,7 @@ func run(cfgFile string, opts *options, hooks Hooks, analyzers []*analysis.Analy
 		}
 	}
 
-	fset := token.NewFileSet()
-	results, err := analyse(fset, cfg, hooks, analyzers)
+	results, err := analyse(fset, parse, cfg, hooks, analyzers, bodies)
 	if err != nil {
 		if cfg.VetxOnly {
 			return 1
@@ -228,10 +263,14 @@ type result struct {
 // analyse parses and type-checks the unit, with its dependencies' types
 // from the compiler's export data, runs the analyzers, and writes the
 // vetx file.
-func analyse(fset *token.FileSet, cfg *Config, hooks Hooks, analyzers []*analysis.Analyzer) ([]result, error) {
+//
+// parse is the unit's parser (shared with the relevance test); bodies,
+// when not nil, selects the function bodies the analyzers can read
+// (Hooks.Bodies); the others are type-checked as declarations only.
+func analyse(fset *token.FileSet, parse func(name string, src []byte) (*ast.File, error), cfg *Config, hooks Hooks, analyzers []*analysis.Analyzer, bodies func([]*ast.File) map[*ast.FuncDecl]bool) ([]result, error) {
 	var files []*ast.File
 	for _, name := range cfg.GoFiles {
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		f, err := parse(name, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -251,19 +290,17 @@ func analyse(fset *token.FileSet, cfg *Config, hooks Hooks, analyzers []*analysi
 		Sizes:     types.SizesFor("gc", build.Default.GOARCH),
 		GoVersion: cfg.GoVersion,
 	}
-	info := &types.Info{
-		Types:        make(map[ast.Expr]types.TypeAndValue),
-		Defs:         make(map[*ast.Ident]types.Object),
-		Uses:         make(map[*ast.Ident]types.Object),
-		Implicits:    make(map[ast.Node]types.Object),
-		Instances:    make(map[*ast.Ident]types.Instance),
-		Scopes:       make(map[ast.Node]*types.Scope),
-		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
-		FileVersions: make(map[*ast.File]string),
+	var pkg *types.Package
+	var info *types.Info
+	if bodies != nil {
+		pkg, info = checkBodies(tc, fset, cfg.ImportPath, files, bodies(files))
 	}
-	pkg, err := tc.Check(cfg.ImportPath, fset, files, info)
-	if err != nil {
-		return nil, err
+	if pkg == nil {
+		info = newInfo()
+		var err error
+		if pkg, err = tc.Check(cfg.ImportPath, fset, files, info); err != nil {
+			return nil, err
+		}
 	}
 
 	facts, err := decodeFacts(pkg, cfg.PackageVetx)
@@ -324,6 +361,83 @@ func analyse(fset *token.FileSet, cfg *Config, hooks Hooks, analyzers []*analysi
 		}
 	}
 	return results, nil
+}
+
+func newInfo() *types.Info {
+	return &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+}
+
+// checkBodies type-checks files with the bodies of the function
+// declarations keep leaves out dropped, and returns the package and its
+// types. A dropped body can leave an import unused: that error, and only
+// that one, is expected. On any other error it puts the bodies back and
+// returns a nil package: the caller checks the unit whole, and fails as
+// the full path would. With keep nil it does nothing.
+func checkBodies(tc *types.Config, fset *token.FileSet, path string, files []*ast.File, keep map[*ast.FuncDecl]bool) (*types.Package, *types.Info) {
+	if keep == nil {
+		return nil, nil
+	}
+	dropped := map[*ast.FuncDecl]*ast.BlockStmt{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !keep[fd] && mayDropBody(fd) {
+				dropped[fd] = fd.Body
+				fd.Body = nil
+			}
+		}
+	}
+	unexpected := false
+	conf := *tc
+	conf.Error = func(err error) {
+		if te, ok := err.(types.Error); !ok || !te.Soft || !unusedImport(te.Msg) {
+			unexpected = true
+		}
+	}
+	info := newInfo()
+	pkg, _ := conf.Check(path, fset, files, info)
+	if unexpected {
+		for fd, body := range dropped {
+			fd.Body = body
+		}
+		return nil, nil
+	}
+	return pkg, info
+}
+
+// mayDropBody reports whether go/types accepts fd without its body: not
+// an init function, nor a generic function or method.
+func mayDropBody(fd *ast.FuncDecl) bool {
+	if fd.Name.Name == "init" && fd.Recv == nil || fd.Type.TypeParams != nil {
+		return false
+	}
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		t := fd.Recv.List[0].Type
+		if star, ok := t.(*ast.StarExpr); ok {
+			t = star.X
+		}
+		switch ast.Unparen(t).(type) {
+		case *ast.IndexExpr, *ast.IndexListExpr:
+			return false
+		}
+	}
+	return true
+}
+
+// unusedImport reports whether a go/types error message says an import
+// is not used (`"fmt" imported and not used`, `"x/y" imported as z and
+// not used`).
+func unusedImport(msg string) bool {
+	return strings.HasPrefix(msg, `"`) && strings.HasSuffix(msg, " and not used") &&
+		(strings.Contains(msg, `" imported and`) || strings.Contains(msg, `" imported as `))
 }
 
 // decodeFacts reads the facts of pkg's direct imports from their vetx

@@ -438,3 +438,113 @@ func debit(ctx context.Context, db *sql.DB, lease Lease, id string, amt int64) e
 		t.Errorf("after go vet -fix:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestWrapperBodies: a dependency kept only for the no-return wrappers it
+// may declare is type-checked without the other functions' bodies. Its
+// vetx file and exit code must be the full path's: an import only a
+// dropped body used is no error, and init and generic bodies are kept
+// (go/types needs them). A package of the command line (not VetxOnly) is
+// checked whole: a type error in any body fails it, as on the full path.
+// (go vet runs a dependency only after it compiled.)
+func TestWrapperBodies(t *testing.T) {
+	out, err := exec.Command("go", "list", "-export", "-f", "{{.ImportPath}} {{.Export}}", "os", "strings").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	importMap, packageFile, packageVetx := map[string]string{}, map[string]string{}, map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, export, _ := strings.Cut(line, " ")
+		importMap[path], packageFile[path] = path, export
+		packageVetx[path] = filepath.Join(dir, path+".vetx")
+		if err := os.WriteFile(packageVetx[path], []byte("fencelint vetx 2\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unit := func(name, src string, vetxOnly bool, env ...string) (code int, stdout, vetx []byte, stderr string) {
+		t.Helper()
+		file := filepath.Join(dir, name+".go")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := map[string]any{
+			"VetxOnly": vetxOnly,
+			"ID":       "example.com/" + name, "ImportPath": "example.com/" + name, "GoVersion": "go1.26",
+			"GoFiles": []string{file}, "ImportMap": importMap, "PackageFile": packageFile, "PackageVetx": packageVetx,
+			"VetxOutput": filepath.Join(dir, name+".vetx"), "Stdout": filepath.Join(dir, name+".stdout"),
+		}
+		data, _ := json.Marshal(cfg)
+		cfgFile := filepath.Join(dir, name+".cfg")
+		if err := os.WriteFile(cfgFile, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(cfg["VetxOutput"].(string))
+		_, errb, code := tool(t, "driver", env, "-json", cfgFile)
+		stdout, _ = os.ReadFile(cfg["Stdout"].(string))
+		vetx, _ = os.ReadFile(cfg["VetxOutput"].(string))
+		return code, stdout, vetx, string(errb)
+	}
+	const wrappers = `package w
+
+import (
+	"os"
+	"strings"
+)
+
+// Exit and Stop never return: their bodies are kept.
+func Exit(code int) { os.Exit(code) }
+func Stop()         { Exit(1) }
+
+type T struct{}
+
+func (T) Die() { panic("die") }
+
+// Upper is the only user of strings but init: dropped.
+func Upper(s string) string { return strings.ToUpper(s) }
+
+func init() { _ = strings.ToLower("") }
+
+func Map[E any](s []E, f func(E) E) []E {
+	for i := range s {
+		s[i] = f(s[i])
+	}
+	return s
+}
+
+type List[E any] struct{ es []E }
+
+func (l *List[E]) Push(e E) { l.es = append(l.es, e) }
+`
+	for _, c := range []struct {
+		name, src string
+		vetxOnly  bool
+		wantCode  int
+	}{
+		{"wrappers", wrappers, true, 0},
+		{"unusedimport", strings.Replace(wrappers, "func init() { _ = strings.ToLower(\"\") }", "", 1), true, 0},
+		{"root", wrappers, false, 0},
+		{"typeerror", wrappers + "\nfunc Bad() int { return \"x\" }\n", false, 1},
+	} {
+		code, stdout, vetx, stderr := unit(c.name, c.src, c.vetxOnly)
+		fullCode, fullStdout, fullVetx, fullStderr := unit(c.name, c.src, c.vetxOnly, vetdriver.FullEnv+"=1")
+		if code != c.wantCode || fullCode != c.wantCode {
+			t.Errorf("%s: exit %d (full path %d), want %d; stderr %s / %s", c.name, code, fullCode, c.wantCode, stderr, fullStderr)
+		}
+		if !bytes.Equal(stdout, fullStdout) || !bytes.Equal(vetx, fullVetx) || stderr != fullStderr {
+			t.Errorf("%s: fast path stdout %q, vetx %q, stderr %q;\nfull path %q, %q, %q", c.name, stdout, vetx, stderr, fullStdout, fullVetx, fullStderr)
+		}
+		if c.wantCode == 0 && !bytes.Contains(vetx, []byte("Exit")) {
+			t.Errorf("%s: vetx %q carries no fact about Exit", c.name, vetx)
+		}
+	}
+	// The bodies are dropped indeed: in a dependency, a body go vet would
+	// never hand over broken goes unchecked, and the facts are the same.
+	bad := wrappers + "\nfunc Bad() int { return \"x\" }\n"
+	code, _, vetx, stderr := unit("dropped", bad, true)
+	fullCode, _, _, _ := unit("dropped", bad, true, vetdriver.FullEnv+"=1")
+	_, _, goodVetx, _ := unit("dropped", wrappers, true, vetdriver.FullEnv+"=1")
+	if code != 0 || fullCode != 1 || !bytes.Equal(vetx, goodVetx) {
+		t.Errorf("dependency with a broken dropped body: exit %d (stderr %q), full path %d; vetx equal to the good package's: %v; want 0, 1, true",
+			code, stderr, fullCode, bytes.Equal(vetx, goodVetx))
+	}
+}
