@@ -55,6 +55,22 @@
 // text with -c=N context lines, exit codes (1 for diagnostics in text
 // mode, 0 with -json, 1 for a failed facts-only run). In a facts-only run
 // only the analyzers that declare facts (and what they require) run.
+// Files are parsed once (Unit.ParseFile shares the relevance test's
+// parse) and without object resolution, which go/types does not need.
+//
+// A dependency (VetxOnly) may matter for a few functions only: fencelint
+// keeps a package with nothing lock-related when it may declare a
+// no-return wrapper, and then reads the types and those functions' bodies
+// alone. Hooks.Bodies names them; the driver type-checks the other
+// functions as declarations (their bodies dropped, as for functions
+// written in assembly; init and generic functions keep theirs, which
+// go/types requires). An import only a dropped body used is the one error
+// that expects; any other puts the bodies back and checks the unit whole.
+// Only dependencies: go vet runs one only after it compiled, so no type
+// error can hide in a dropped body, while a package of the command line
+// is vetted even when it does not compile. On temporal's ./common/...,
+// modernc.org/sqlite/lib (one 8.8 MB generated file) went from 4.2 to 1.6
+// s of CPU, modernc.org/libc from 2.3 to 1.5 s.
 //
 // The vetx file is this driver's own: a magic line, then, when there are
 // facts, the header line and the facts, gob-encoded with objects named by
