@@ -170,7 +170,10 @@ type BlindSpot struct {
 	// Kind is "interface" (no visible implementation, or they disagree),
 	// "unknown-library" (a function fencelint has no rules or facts for
 	// that takes the token or a context and returns an error), "dynamic"
-	// (SQL or an expression that is not a constant), or "func-value".
+	// (SQL or an expression that is not a constant), "func-value", or
+	// "lock-call" (a call, in a scope or not, through an interface some of
+	// whose implementations take a lock and others do not: no scope
+	// opens there).
 	Kind string `json:"kind"`
 	// Why says in one clause what fencelint could not see.
 	Why string `json:"why"`

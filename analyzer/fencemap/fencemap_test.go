@@ -242,3 +242,40 @@ func TestCassandraMongoBlindSpots(t *testing.T) {
 		t.Errorf("dynamic blind spots %v, want exactly the three unread writes (the keyspace statement is read)", got)
 	}
 }
+
+// TestLockCallBlindSpot: a call through an interface whose implementations
+// disagree on taking a lock (etcd's mutex beside a process-local one)
+// opens no scope;
+// the fence map names it as a lock-call blind spot with the
+// //fencelint:acquire that would declare the interface method, instead of
+// saying nothing. An interface whose implementations agree is an acquire.
+func TestLockCallBlindSpot(t *testing.T) {
+	gopath := fencetest.TestData(t)
+	m, err := fencemap.Load(gopath, gopathEnv(gopath), []string{"fencemapblind/lockiface"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lockCalls []*fencemap.BlindSpot
+	for _, b := range m.BlindSpots {
+		if b.Kind == "lock-call" {
+			lockCalls = append(lockCalls, b)
+		}
+	}
+	if len(lockCalls) != 1 {
+		t.Fatalf("lock-call blind spots %+v, want one, at l.Lock", lockCalls)
+	}
+	b := lockCalls[0]
+	if b.Call != "l.Lock" || b.Directive != "//fencelint:acquire" || !strings.Contains(b.DirectiveAt, "lockiface.go:19") {
+		t.Errorf("lock-call blind spot %+v, want l.Lock with //fencelint:acquire at Locker.Lock (lockiface.go:19)", b)
+	}
+	if len(m.Locks) != 1 {
+		t.Errorf("%d locks %+v, want one: the scope mu.Acquire opens", len(m.Locks), m.Locks)
+	}
+	var buf bytes.Buffer
+	if err := fencemap.Render(&buf, m, "md", false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "| lock-call |") {
+		t.Errorf("the markdown map does not show the lock-call blind spot:\n%s", buf.String())
+	}
+}

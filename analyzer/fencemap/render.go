@@ -51,6 +51,12 @@ func markdown(b *bytes.Buffer, m *Map) {
 	fmt.Fprintf(b, "# Fence map\n\n")
 	if len(m.Locks) == 0 {
 		fmt.Fprintf(b, "No lock scopes found.\n\n")
+		for _, s := range m.BlindSpots {
+			if s.Kind == "lock-call" {
+				fmt.Fprintf(b, "Some calls may take a lock fencelint could not resolve: see the lock-call blind spots.\n\n")
+				break
+			}
+		}
 	}
 	for _, l := range m.Locks {
 		fmt.Fprintf(b, "## %s\n\n", mdText(l.ID))
@@ -100,7 +106,7 @@ func blindMarkdown(b *bytes.Buffer, m *Map, alone bool) {
 		fmt.Fprintf(b, "None: fencelint judged every call inside the lock scopes it found.\n")
 		return
 	}
-	fmt.Fprintf(b, "Calls inside lock scopes that fencelint could not see into, most scopes first.\n\n")
+	fmt.Fprintf(b, "Calls inside lock scopes that fencelint could not see into, most scopes first; a lock-call may take a lock, so no scope opens there.\n\n")
 	fmt.Fprintf(b, "| call | kind | scopes | why | directive | where it goes |\n|---|---|---|---|---|---|\n")
 	for _, s := range m.BlindSpots {
 		dir := ""

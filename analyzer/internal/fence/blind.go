@@ -37,6 +37,11 @@ const (
 	BlindUnknownLib = "unknown-library" // no rules or facts; takes the token or a context, returns an error
 	BlindDynamic    = "dynamic"         // a write whose SQL or condition is not a constant
 	BlindFuncValue  = "func-value"      // a call of a func value the engine cannot resolve
+	// BlindLockCall is a call, in or out of any scope, through an
+	// interface some of whose implementations take a lock and others do
+	// not: no scope opens there, and without it the fence map would say
+	// nothing at all about that lock.
+	BlindLockCall = "lock-call"
 )
 
 // BlindCall is a call inside a lock scope that the engine could not judge:
@@ -163,6 +168,54 @@ func (e *engine) noteBlind(instr ssa.Instruction, cc *ssa.CallCommon, pos token.
 		Directive: "//fencelint:write" + tokenParamHint(fn), Scope: s}
 	e.placeDirective(&bc, fn)
 	e.model.Blind = append(e.model.Blind, bc)
+}
+
+// noteUnresolvedAcquire records a call through an interface method that
+// is not an acquire because its implementations disagree, when one of
+// them takes a lock (a no-op locker beside the etcd one, a lock behind a
+// library fencelint does not know): the fence map's lock-call blind spot,
+// with the //fencelint:acquire that would declare it.
+func (e *engine) noteUnresolvedAcquire(call *ssa.Call, m *types.Func) {
+	if !fenceMap || !call.Common().IsInvoke() || e.noted[call.Pos()] {
+		return
+	}
+	if !e.someImplementationAcquires(m) {
+		return
+	}
+	if e.noted == nil {
+		e.noted = map[token.Pos]bool{}
+	}
+	e.noted[call.Pos()] = true
+	bc := BlindCall{Pos: e.exprPos(call.Pos()), Call: e.callName(call.Pos()), Callee: m.FullName(), Kind: BlindLockCall,
+		Why:       "an interface method some of whose implementations take a lock and others do not, so no lock scope opens here",
+		Directive: "//fencelint:acquire"}
+	e.placeDirective(&bc, m)
+	e.model.Blind = append(e.model.Blind, bc)
+}
+
+// someImplementationAcquires: some implementation interfaceFact asks about
+// m (this package's types, and other packages' through their ImplsFacts)
+// is an acquire.
+func (e *engine) someImplementationAcquires(m *types.Func) bool {
+	impls, ok := e.implementations(m)
+	if !ok {
+		return false
+	}
+	for _, cm := range impls {
+		if !isInterfaceMethod(cm) {
+			if f := e.calleeFact(cm); f != nil && f.Acquire {
+				return true
+			}
+		}
+	}
+	if iface := ifaceOf(m); iface != nil {
+		for _, im := range e.factImplsOf(m, iface, false) {
+			if im.Fact != nil && im.Fact.Acquire {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // known: rules/ knows fn in some role (then it is not blind).

@@ -120,6 +120,8 @@ type engine struct {
 	pass  *analysis.Pass
 	model *Model
 
+	noted map[token.Pos]bool // calls noteUnresolvedAcquire recorded
+
 	prog  *ssa.Program
 	pkg   *ssa.Package
 	funcs []*ssa.Function

@@ -357,7 +357,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		ai.success = successOf(fn)
 		return ai, true
 	}
-	if f := e.calleeFact(fn); f != nil && f.Acquire {
+	f := e.calleeFact(fn)
+	if f == nil || !f.Acquire {
+		e.noteUnresolvedAcquire(call, fn)
+	}
+	if f != nil && f.Acquire {
 		lock := f.Lock
 		if lock == "" {
 			lock = "lock acquired by " + fn.Name()
