@@ -303,11 +303,11 @@ func IsOwnershipFlagName(name string) bool { return ownershipFlags[strings.ToLow
 // type name's start and end, and on a package's name.
 var (
 	testDoublePrefixes = []string{"mock", "fake", "stub", "dummy", "noop", "nop", "null", "test"}
-	testDoubleSuffixes = []string{"mock", "mocks", "fake", "fakes", "stub", "stubs", "test", "testing", "testutil"}
+	testDoubleSuffixes = []string{"mock", "mocks", "fake", "fakes", "stub", "stubs", "test", "testing", "testutil", "noop"}
 )
 
 // IsTestDoubleName reports whether a type or package name says it is a test
-// double: mockStore, FakeClient, noopLocker, NopStore, storeMock; packages
+// double: mockStore, FakeClient, noopLocker, LockNoop, NopStore, storeMock; packages
 // storetest, mocks, fakes, testutil.
 func IsTestDoubleName(name string) bool {
 	lower := strings.ToLower(name)

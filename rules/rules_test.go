@@ -71,9 +71,11 @@ func TestIsTestDoubleName(t *testing.T) {
 		"mockStore": true, "MockStore": true, "FakeClient": true, "fake": true, "noopLocker": true,
 		"NopStore": true, "nullLocker": true, "storeMock": true, "StoreFake": true, "stubLocker": true,
 		"storetest": true, "mocks": true, "fakes": true, "testutil": true, "TestStore": true,
+		"LockNoop": true, "lockNoop": true, "locknoop": true,
 		// real implementations
 		"Store": false, "pgStore": false, "Notifier": false, "Nominal": false, "nopeStore": false,
 		"Mocker": false, "Testament": false, "redisLocker": false, "etcdStore": false, "Contest": false,
+		"Snoop": false, "LockSnoop": false,
 	} {
 		if got := IsTestDoubleName(name); got != want {
 			t.Errorf("IsTestDoubleName(%q) = %t, want %t", name, got, want)
