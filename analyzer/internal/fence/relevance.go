@@ -189,32 +189,21 @@ func RelevanceOf(path string, imports []string, importHasFacts func(string) bool
 // mayDeclareNoReturn is noReturns.infer read from syntax alone, by name: it
 // is true when some function's body ends in a call statement of panic, of
 // a function or method named like one rules.NoReturn lists or like one of
-// names (other packages' wrappers), and has no return or defer. Every
+// names (other packages' wrappers), and has no return or defer: some
+// WrapperCandidates of its files but a command's. Every
 // wrapper infer finds is found here or calls one that is (a callee infer
 // resolves by type has one of these names, and a chain of this package's
 // wrappers ends in one that calls no other), so false means the package
 // exports no NoReturn fact that an importer could read (a command's, a
 // test main's, have no importer).
 func mayDeclareNoReturn(files []*ast.File, names []string) bool {
-	ends := map[string]bool{"panic": true}
-	for _, n := range names {
-		ends[n] = true
-	}
+	var imported []*ast.File
 	for _, f := range files {
-		if f.Name.Name == "main" {
-			continue // nothing of a command is imported: its facts have no reader
-		}
-		for _, d := range f.Decls {
-			fd, call := lastCall(d)
-			if call == nil {
-				continue
-			}
-			if name := syntacticCallee(call.Fun); (ends[name] || rules.IsNoReturnName(name)) && !leavesEarly(fd.Body) {
-				return true
-			}
+		if f.Name.Name != "main" { // nothing of a command is imported: its facts have no reader
+			imported = append(imported, f)
 		}
 	}
-	return false
+	return len(WrapperCandidates(imported, names)) > 0
 }
 
 // WrapperCandidates are the function declarations of files that infer
