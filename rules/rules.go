@@ -471,6 +471,7 @@ var libraryModules = []string{
 	"github.com/google/uuid", "github.com/jmoiron/sqlx", "github.com/gomodule/redigo",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",
 	"github.com/gocql/gocql", "go.mongodb.org/mongo-driver",
+	goRetry, "github.com/cenkalti/backoff", "github.com/avast/retry-go",
 }
 
 // wholeModules are library modules none of whose packages is analysed,

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestGormEcosystemIsLibrary(t *testing.T) {
 	for _, p := range []string{"gorm.io/gorm", "gorm.io/gen", "gorm.io/gen/field", "gorm.io/plugin/dbresolver"} {
@@ -79,6 +82,17 @@ func TestIsTestDoubleName(t *testing.T) {
 	} {
 		if got := IsTestDoubleName(name); got != want {
 			t.Errorf("IsTestDoubleName(%q) = %t, want %t", name, got, want)
+		}
+	}
+}
+
+// TestRetryRunnerNames: the name filter of RetryRunnerArg lets every
+// runner through.
+func TestRetryRunnerNames(t *testing.T) {
+	for key := range RetryRunners {
+		name := key[strings.LastIndexByte(key, '.')+1:]
+		if !retryRunnerNames[name] {
+			t.Errorf("RetryRunners key %s: name %s missing from retryRunnerNames", key, name)
 		}
 	}
 }

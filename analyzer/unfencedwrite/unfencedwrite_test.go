@@ -162,3 +162,10 @@ func TestLuaConstArgv(t *testing.T) {
 func TestContentAddressedKeys(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/contentkey")
 }
+
+// TestRetryRunners: a lock taken or released inside the function a retry
+// runner runs (go-retry, cenkalti/backoff v4 and v5, avast/retry-go) is
+// taken or released at the runner's call, also through a wrapper.
+func TestRetryRunners(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/retry")
+}

@@ -249,6 +249,11 @@ func (e *engine) closureReleasesAny(fn *ssa.Function, env valueMap, depth int) b
 			if e.isReleaseCall(cc) {
 				return true
 			}
+			if call := callResult(stripValue(env(cc.Value))); call != nil && !cc.IsInvoke() {
+				if _, ok := e.acquireOf(call); ok {
+					return true // defer func() { err = errors.Join(err, unlock()) }(), unlock from an acquire
+				}
+			}
 			if callee := calleeFunc(cc); callee != nil && rules.IsReleaseName(callee.Name()) {
 				return true
 			}

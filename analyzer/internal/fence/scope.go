@@ -317,6 +317,9 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{success: r.Success, lock: r.Lock, noToken: r.NoToken, keyArg: r.KeyArg, libRule: r, source: "library: " + r.Func}, true
 	}
+	if ai, ok := e.runnerAcquire(cc, fn); ok {
+		return ai, true // retry.Do(ctx, b, func(ctx) error { return l.TryLock(ctx) }) (retry.go)
+	}
 	if w, ok := e.writeOf(fn); ok {
 		// A Kubernetes Lease whose holder is set to the caller (k8s.go).
 		if ai, ok := e.k8sLeaseClaim(call, w); ok {
@@ -1256,6 +1259,9 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 	if fn == nil {
 		return false
 	}
+	if e.runnerReleasesLock(cc) {
+		return true // retry.Do(ctx, b, func(ctx) error { return l.Unlock(ctx) }) (retry.go)
+	}
 	if r.acq.lease != nil {
 		if e.isLeaseRelease(cc, r.acq.lease.table) {
 			return true // DELETE FROM locks WHERE name = $1 AND holder = $2
@@ -1479,6 +1485,9 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 	if f := e.calleeFact(fn); f != nil && f.Release {
 		return true
 	}
+	if e.runnerReleasesLock(cc) {
+		return true
+	}
 	_, release, _ := advisorySQL(fn, cc)
 	if !release {
 		_, release, _ = e.forwardedAdvisory(cc)
@@ -1576,6 +1585,9 @@ func keyFingerprint(v ssa.Value, depth int) string {
 func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	fn, ok := f.Object().(*types.Func)
 	if !ok {
+		if f.Parent() != nil && reachesReturn && !hasDeferredRelease(e, f) {
+			e.noteHeldAtReturn(f, r) // a function literal a retry runner may run (retry.go)
+		}
 		return
 	}
 	ordered := r.instrs(f)

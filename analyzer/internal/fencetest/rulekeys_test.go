@@ -277,13 +277,14 @@ const (
 	argPtrStruct // a pointer to a named struct: an input or options struct
 	argSlice     // consul's KVTxnOps and TxnOps
 	argStmt      // a *database/sql.Stmt
+	argFunc      // a function: the one a retry runner runs
 	argUnread    // not read for the rule's kind: must be 0 or -1
 	argOptional  // -1, or any parameter
 )
 
 var argKindNames = map[argKind]string{
 	argString: "a string", argInt: "an integer", argPtrStruct: "a pointer to a named struct",
-	argSlice: "a slice", argStmt: "a *database/sql.Stmt",
+	argSlice: "a slice", argStmt: "a *database/sql.Stmt", argFunc: "a function",
 }
 
 // writeArgs returns the argument indexes the engine reads for w.Kind and,
@@ -467,6 +468,9 @@ func ruleRefs() []ruleRef {
 		add(ruleRef{use: true, table: "rules.TxStmts", kind: refFunc, key: k, args: []argRef{{"statement index", i, argStmt}}})
 	}
 	add(ruleRef{use: true, table: "rules.SQLNamed", kind: refFunc, key: rules.SQLNamed})
+	for k, i := range rules.RetryRunners {
+		add(ruleRef{use: true, table: "rules.RetryRunners", kind: refFunc, key: k, args: []argRef{{"func index", i, argFunc}}})
+	}
 	for _, n := range rules.NamedArgsTypes {
 		add(ruleRef{table: "rules.NamedArgsTypes", kind: refType, key: n})
 	}
@@ -891,6 +895,8 @@ func checkArg(sig *types.Signature, a argRef) string {
 		_, ok = t.Underlying().(*types.Slice)
 	case argStmt:
 		ok = typeString(t) == "*database/sql.Stmt"
+	case argFunc:
+		_, ok = t.Underlying().(*types.Signature)
 	}
 	if ok {
 		return ""

@@ -7,6 +7,7 @@ package releases
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"log"
 
 	"go.etcd.io/etcd/client/v3/concurrency"
@@ -119,6 +120,31 @@ func AfterDeferredUnlockGood(ctx context.Context, s *concurrency.Session, db *sq
 		return err
 	}
 	_, err := db.ExecContext(ctx, "UPDATE audit SET seen = 4 WHERE id = $1", id)
+	return err
+}
+
+// saveJoinedUnlock calls the unlock func take returned inside a deferred
+// closure that keeps its error (pressly/goose's provider: defer func() {
+// retErr = multierr.Append(retErr, cleanup()) }()).
+func saveJoinedUnlock(ctx context.Context, s *concurrency.Session, db *sql.DB, id string) (retErr error) {
+	unlock, err := take(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		unlock()
+		retErr = errors.Join(retErr, errors.New("unlocked"))
+	}()
+	_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = 0 WHERE id = $1", id) // want `SQL write via db.ExecContext to accounts under the etcd mutex is not fenced`
+	return err
+}
+
+// ok: saveJoinedUnlock released its lock; its caller holds none
+func AfterJoinedUnlockGood(ctx context.Context, s *concurrency.Session, db *sql.DB, id string) error {
+	if err := saveJoinedUnlock(ctx, s, db, id); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE audit SET seen = 5 WHERE id = $1", id)
 	return err
 }
 
