@@ -168,7 +168,7 @@ type engine struct {
 	factImpls         []ImplType                    // other packages' implementation types, from ImplsFacts (impls.go)
 	wrappers          int                           // acquire wrappers and with-lock helpers inferred so far
 	heldAtReturn      map[*ssa.Function]acquireInfo // function literals that return with a lock held (retry.go)
-	runnerReleases    map[*ssa.Function]bool        // function literals a retry runner runs: do they release a lock (retry.go)
+	runnerReleases    map[*ssa.Function]bool        // functions of this package a retry runner runs: do they release a lock (retry.go)
 	regionsFound      bool                          // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope  // lock-parameter functions that release it themselves
 	directed          map[*types.Func]bool          // functions and interface methods carrying a //fencelint: directive

@@ -425,7 +425,10 @@ func sqlText(v ssa.Value) (string, bool) {
 	if s, ok := constString(v); ok {
 		return s, true
 	}
-	return sprintfSQL(v, false)
+	if s, ok := sprintfSQL(v, false); ok {
+		return s, true
+	}
+	return concatSQL(v, false)
 }
 
 // lockSQLText is sqlText for reading which advisory-lock function a
@@ -436,7 +439,10 @@ func lockSQLText(v ssa.Value) (string, bool) {
 	if s, ok := constString(v); ok {
 		return s, true
 	}
-	return sprintfSQL(v, true)
+	if s, ok := sprintfSQL(v, true); ok {
+		return s, true
+	}
+	return concatSQL(v, true)
 }
 
 // sprintfSQL renders fmt.Sprintf(format, args...) with a constant format
@@ -462,6 +468,57 @@ func sprintfSQL(v ssa.Value, values bool) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return renderSQL(format, args, values)
+}
+
+// concatSQL renders a concatenation of strings ("UPDATE " + s.table + "
+// SET ...") as SQL the way sprintfSQL renders Sprintf: constant operands
+// are written in, and any other operand, in an identifier position only
+// (unless values is set), becomes an identifier named after the Go value.
+func concatSQL(v ssa.Value, values bool) (string, bool) {
+	var parts []ssa.Value
+	if !concatOperands(v, &parts, 0) || len(parts) < 2 {
+		return "", false
+	}
+	var format strings.Builder
+	var args []ssa.Value
+	for _, p := range parts {
+		if s, ok := constString(p); ok {
+			format.WriteString(strings.ReplaceAll(s, "%", "%%"))
+			continue
+		}
+		format.WriteString("%s")
+		args = append(args, p)
+	}
+	return renderSQL(format.String(), args, values)
+}
+
+// maxConcatOperands bounds the operands concatOperands collects: SQL
+// is built from a handful of pieces, and a longer chain is something else.
+const maxConcatOperands = 32
+
+// concatOperands appends to parts the operands of the string concatenation
+// v, left to right; false if v is no concatenation or has too many.
+func concatOperands(v ssa.Value, parts *[]ssa.Value, depth int) bool {
+	bin, ok := v.(*ssa.BinOp)
+	if !ok || bin.Op != token.ADD || !isStringType(bin.Type()) {
+		if depth == 0 {
+			return false
+		}
+		*parts = append(*parts, v)
+		return len(*parts) <= maxConcatOperands
+	}
+	return concatOperands(bin.X, parts, depth+1) && concatOperands(bin.Y, parts, depth+1)
+}
+
+func isStringType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// renderSQL writes format's text with args filled in for its %s, %d and
+// %v verbs (sprintfSQL, concatSQL).
+func renderSQL(format string, args []ssa.Value, values bool) (string, bool) {
 	var b strings.Builder
 	next := 0
 	for i := 0; i < len(format); i++ {

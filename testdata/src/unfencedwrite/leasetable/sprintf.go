@@ -54,3 +54,28 @@ func (l *tableLock) sprintfValueNotReadGood(ctx context.Context, db *sql.DB, me 
 	_, err := db.ExecContext(ctx, "UPDATE accounts SET audited = true WHERE id = $1", 1)
 	return err
 }
+
+// The claim built by concatenation, the table name in identifier
+// positions: read like the Sprintf one.
+func (l *tableLock) concatClaimBad(ctx context.Context, db *sql.DB, me string) error {
+	q := "UPDATE " + l.tableName + " SET locked_by = $1, lease_expires_at = now() + interval '30 seconds' WHERE lock_id = $2 AND " + l.tableName + ".lease_expires_at < now()"
+	res, err := db.ExecContext(ctx, q, me, 1)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return ErrSuperseded
+	}
+	_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = balance - $1 WHERE id = $2", 10, 1) // want `SQL write via db.ExecContext to accounts under the lease table tablename is not fenced: its WHERE does not compare a fence column with the token; the lease table tablename gives no token to fence with`
+	return err
+}
+
+func (l *tableLock) concatValueNotReadGood(ctx context.Context, db *sql.DB, me, ttl string) error {
+	// ok: a value concatenated into the claim leaves it unread
+	q := "UPDATE " + l.tableName + " SET locked_by = $1, lease_expires_at = now() + interval '" + ttl + " seconds' WHERE lock_id = $2 AND lease_expires_at < now()"
+	if _, err := db.ExecContext(ctx, q, me, 1); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET audited = true WHERE id = $1", 1)
+	return err
+}

@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
@@ -92,5 +93,46 @@ func (c *StateClient) Unlock(ctx context.Context) error {
 func (c *StateClient) Put(ctx context.Context, data []byte) error {
 	q := `INSERT INTO %s.%s (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE %s.name = $1`
 	_, err := c.DB.ExecContext(ctx, fmt.Sprintf(q, c.Schema, "states", "states"), c.Name, data) // want `SQL write via c.DB.ExecContext to schema.states under the PostgreSQL advisory lock held in the StateClient by Lock is not fenced`
+	return err
+}
+
+// The same statements built by concatenation: read the same way.
+func (s *Store) finishConcatBad(ctx context.Context, m *concurrency.Mutex, id int64) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	q := "UPDATE " + s.Schema + "." + jobsTable + " SET state = 'done' WHERE id = $1"
+	_, err := s.DB.ExecContext(ctx, q, id) // want `SQL write via s.DB.ExecContext to schema.jobs under the etcd mutex is not fenced: its WHERE does not compare a fence column with the token`
+	return err
+}
+
+func (s *Store) finishConcatGood(ctx context.Context, m *concurrency.Mutex, id int64) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	tok := m.Header().Revision
+	// ok: the concatenated name is only the table's; the WHERE compares the token
+	res, err := s.DB.ExecContext(ctx, "UPDATE "+s.Schema+".jobs SET state = 'done', fence = $2 WHERE id = $1 AND fence < $2", id, tok)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return errors.New("superseded")
+	}
+	return nil
+}
+
+// finishConcatToken concatenates the token into a value position: not
+// read, as with Sprintf.
+func (s *Store) finishConcatToken(ctx context.Context, m *concurrency.Mutex, id int64) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	tok := strconv.FormatInt(m.Header().Revision, 10)
+	// ok: unknown, the token is spelled into the statement
+	_, err := s.DB.ExecContext(ctx, "UPDATE jobs SET fence = "+tok+" WHERE id = $1 AND fence < "+tok, id)
 	return err
 }
