@@ -6,4 +6,35 @@
 // analyzer/internal/fencetest.
 package wait
 
+import (
+	"context"
+	"time"
+)
+
 type Backoff struct{}
+
+func ExponentialBackoff(backoff Backoff, condition ConditionFunc) error { panic("stub") }
+
+func ExponentialBackoffWithContext(ctx context.Context, backoff Backoff, condition ConditionWithContextFunc) error {
+	panic("stub")
+}
+
+func PollUntilContextCancel(ctx context.Context, interval time.Duration, immediate bool, condition ConditionWithContextFunc) error {
+	panic("stub")
+}
+
+func PollUntilContextTimeout(ctx context.Context, interval time.Duration, timeout time.Duration, immediate bool, condition ConditionWithContextFunc) error {
+	panic("stub")
+}
+
+func Poll(interval time.Duration, timeout time.Duration, condition ConditionFunc) error {
+	panic("stub")
+}
+
+func PollImmediate(interval time.Duration, timeout time.Duration, condition ConditionFunc) error {
+	panic("stub")
+}
+
+type ConditionFunc func() (done bool, err error)
+
+type ConditionWithContextFunc func(context.Context) (done bool, err error)
