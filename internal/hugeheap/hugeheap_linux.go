@@ -33,7 +33,6 @@ func reserve(size int) bool {
 	region := make([]byte, size) // fresh memory: the runtime does not clear it
 	err := advise(region)
 	runtime.KeepAlive(region)
-	region = nil
 	// Free the object now, while the heap is small: the first collection
 	// may still be marking (the allocation started it), the second frees.
 	runtime.GC()

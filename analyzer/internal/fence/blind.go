@@ -350,7 +350,7 @@ func (e *engine) lockKey(call *ssa.Call, ai acquireInfo) string {
 	}
 	if mk, ok := stripValue(recv).(*ssa.Call); ok {
 		for _, a := range mk.Call.Args {
-			if b, ok := a.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			if isStringType(a.Type()) {
 				return constPrefix(a, 0)
 			}
 		}

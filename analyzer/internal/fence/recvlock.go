@@ -260,7 +260,7 @@ func lockUnlockPair(f *ssa.Function) bool {
 	// offers it beside Get/Set is a store, not the holder of one lock.
 	ps := f.Signature.Params()
 	for i := 0; i < ps.Len(); i++ {
-		if b, ok := ps.At(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		if isStringType(ps.At(i).Type()) {
 			return false
 		}
 	}

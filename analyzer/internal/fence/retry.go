@@ -73,12 +73,7 @@ func (e *engine) runnerAcquire(cc *ssa.CallCommon, fn *types.Func) (acquireInfo,
 		if f == nil || !f.Acquire {
 			return acquireInfo{}, false
 		}
-		lock := f.Lock
-		if lock == "" {
-			lock = "lock acquired by " + obj.Name()
-		}
-		ai = acquireInfo{lock: lock, noToken: f.NoToken, source: "acquire wrapper " + obj.FullName(),
-			fromFact: true, constructed: f.Constructed, ownLock: f.OwnLock}
+		ai = e.factAcquire(obj, f)
 	}
 	ai.success = rules.ErrNil // every runner's last result is its function's last error
 	ai.keyArg = -1

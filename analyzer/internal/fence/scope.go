@@ -301,6 +301,22 @@ func lockTypeToken(t types.Type, name string) (noToken bool, token string) {
 	return true, ""
 }
 
+// factAcquire is the acquire a call of fn makes when its fact f says it
+// acquires (an acquire wrapper, or a function with //fencelint:acquire);
+// the caller sets success.
+func (e *engine) factAcquire(fn *types.Func, f *FuncFact) acquireInfo {
+	lock := f.Lock
+	if lock == "" {
+		lock = "lock acquired by " + fn.Name()
+	}
+	src := "acquire wrapper " + fn.FullName()
+	if fn.Pkg() == e.pass.Pkg && e.directed[fn] {
+		src = "directive //fencelint:acquire on " + fn.Name()
+	}
+	return acquireInfo{lock: lock, noToken: f.NoToken, keyArg: -1, source: src,
+		tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed, ownLock: f.OwnLock}
+}
+
 // acquireOf classifies a call as an acquire.
 func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 	cc := call.Common()
@@ -365,19 +381,12 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		e.noteUnresolvedAcquire(call, fn)
 	}
 	if f != nil && f.Acquire {
-		lock := f.Lock
-		if lock == "" {
-			lock = "lock acquired by " + fn.Name()
-		}
-		src := "acquire wrapper " + fn.FullName()
-		if fn.Pkg() == e.pass.Pkg && e.directed[fn] {
-			src = "directive //fencelint:acquire on " + fn.Name()
-		}
 		if (f.Constructed || f.OwnLock) && e.inTestFile(call.Pos()) {
 			return acquireInfo{}, false // a test's lease fixture, or a test of the application's own lock
 		}
-		return acquireInfo{success: successOf(fn), lock: lock, noToken: f.NoToken, keyArg: -1, source: src,
-			tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed, ownLock: f.OwnLock}, true
+		ai := e.factAcquire(fn, f)
+		ai.success = successOf(fn)
+		return ai, true
 	}
 	// Heuristic: a function returning a lease-shaped type acquires it.
 	sig := fn.Type().(*types.Signature)
