@@ -46,3 +46,11 @@ func TestSprintfSQL(t *testing.T) {
 func TestCreateIfAbsentLocks(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/createlock")
 }
+
+// TestEtcdTxnLocks: an etcd Txn that puts a key with a lease if it is
+// absent takes a lock (token: the response's Header.Revision), until a
+// Delete of the key or a Revoke of the lease; without a lease, or with
+// another compare, it is a conditional write.
+func TestEtcdTxnLocks(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/etcdtxnlock")
+}

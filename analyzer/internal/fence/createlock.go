@@ -139,6 +139,9 @@ func (e *engine) deletesLockObject(f *ssa.Function, cc *ssa.CallCommon) bool {
 	if fn == nil {
 		return false
 	}
+	if e.endsEtcdTxnLock(nil, cc) {
+		return true // an etcd put-if-absent lock's key deleted or lease revoked (etcdlock.go)
+	}
 	w, ok := e.writeOf(fn)
 	if !ok {
 		return false

@@ -92,6 +92,9 @@ type acquireInfo struct {
 	// ownLock: the lock is a create-if-absent write of the application's
 	// (FuncFact.OwnLock).
 	ownLock bool
+	// etcdLock: the call is an etcd Txn that puts a leased key if absent
+	// (etcdlock.go).
+	etcdLock *etcdTxnLock
 }
 
 func (e *engine) indexClosures(f *ssa.Function) {
@@ -357,6 +360,14 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		if ls := e.leaseStmtOf(cc); ls.role == leaseClaim {
 			return e.leaseClaim(cc, ls, ""), true // UPDATE locks SET holder = $1 ... WHERE expires_at < now()
+		}
+		// Txn(ctx).If(CreateRevision(k) = 0).Then(OpPut(k, v, WithLease(id)))
+		// (etcdlock.go).
+		if w.Kind == rules.EtcdTxnCommit {
+			if l, ok := e.etcdTxnLockOf(cc); ok {
+				return acquireInfo{success: rules.ErrNil, lock: etcdTxnLockName, keyArg: -1, keyVal: l.key, etcdLock: l,
+					source: "etcd Txn: put-if-absent of a key with a lease"}, true
+			}
 		}
 		// lockWithFile's PutObject with IfNoneMatch "*" (createlock.go).
 		if lock, ok := e.createIfAbsentLock(call, w); ok && !e.inTestFile(call.Pos()) {
@@ -1026,6 +1037,11 @@ func (e *engine) acquireToken(call *ssa.Call, ai acquireInfo) string {
 		}
 	case ai.fromFact:
 		return e.factToken(call, ai)
+	case ai.etcdLock != nil:
+		if name := e.assignedName(call, 0); name != "" {
+			return name + ".Header.Revision"
+		}
+		return "the Header.Revision of the Txn's response"
 	}
 	return ""
 }
@@ -1156,6 +1172,9 @@ func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
 	if ai.lease != nil {
 		e.leaseFails(call, fs)
 	}
+	if ai.etcdLock != nil {
+		etcdTxnSucceeded(call, fs) // !resp.Succeeded: someone else holds the key
+	}
 	if ai.advisory {
 		// QueryRow("SELECT pg_try_advisory_lock($1)").Scan(&ok): the
 		// scanned bool tells success, and Scan's error failure.
@@ -1274,6 +1293,13 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 	if r.acq.lease != nil {
 		if e.isLeaseRelease(cc, r.acq.lease.table) {
 			return true // DELETE FROM locks WHERE name = $1 AND holder = $2
+		}
+		f := e.calleeFact(fn)
+		return f != nil && f.Release
+	}
+	if r.acq.etcdLock != nil {
+		if e.endsEtcdTxnLock(r.acq.etcdLock, cc) {
+			return true // cli.Delete(ctx, key) or cli.Revoke(ctx, lease.ID)
 		}
 		f := e.calleeFact(fn)
 		return f != nil && f.Release

@@ -640,43 +640,12 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			}
 		}
 	}
-	seen := map[*ssa.Call]bool{}
-	sawTxn := false
-	for i := 0; i < 16 && v != nil; i++ {
-		call, ok := stripValue(v).(*ssa.Call)
-		if !ok {
-			break
-		}
-		fn := calleeFunc(call.Common())
-		if fn == nil {
-			break
-		}
-		if fn.Name() == "If" && !seen[call] {
-			seen[call] = true
-			addIf(call.Common())
-		}
-		if fn.Name() == "Then" && !seen[call] {
-			seen[call] = true
-			addThen(call.Common())
-		}
-		// If and Then calls on this builder made in statements of their own.
-		for _, ifc := range txnCalls(call, "If") {
-			if !seen[ifc] {
-				seen[ifc] = true
-				addIf(ifc.Common())
-			}
-		}
-		for _, thc := range txnCalls(call, "Then") {
-			if !seen[thc] {
-				seen[thc] = true
-				addThen(thc.Common())
-			}
-		}
-		if fn.Name() == "Txn" {
-			sawTxn = true
-			break
-		}
-		v = receiver(call.Common())
+	ifs, thens, sawTxn := txnBuilderCalls(v)
+	for _, ifc := range ifs {
+		addIf(ifc)
+	}
+	for _, thc := range thens {
+		addThen(thc)
 	}
 	if !sawTxn {
 		ev.verdict = Unknown
@@ -835,6 +804,49 @@ func onlyConstants(cmps []ssa.Value) bool {
 
 // txnCalls returns the calls of method name (If, Then) made with txn as
 // their receiver.
+// txnBuilderCalls follows an etcd Txn builder back from v (Commit's
+// receiver) to Txn(ctx) and returns its If and Then calls, chained or made
+// in statements of their own (txn.If(cmps...) on a builder kept in a
+// variable), each once, nearest to Commit first. sawTxn is false when the
+// chain does not lead back to Txn.
+func txnBuilderCalls(v ssa.Value) (ifs, thens []*ssa.CallCommon, sawTxn bool) {
+	seen := map[*ssa.Call]bool{}
+	add := func(c *ssa.Call, name string) {
+		if seen[c] {
+			return
+		}
+		seen[c] = true
+		if name == "If" {
+			ifs = append(ifs, c.Common())
+		} else {
+			thens = append(thens, c.Common())
+		}
+	}
+	for i := 0; i < 16 && v != nil; i++ {
+		call, ok := stripValue(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil {
+			break
+		}
+		if fn.Name() == "If" || fn.Name() == "Then" {
+			add(call, fn.Name())
+		}
+		for _, name := range []string{"If", "Then"} {
+			for _, c := range txnCalls(call, name) {
+				add(c, name)
+			}
+		}
+		if fn.Name() == "Txn" {
+			return ifs, thens, true
+		}
+		v = receiver(call.Common())
+	}
+	return ifs, thens, false
+}
+
 func txnCalls(txn *ssa.Call, name string) []*ssa.Call {
 	var out []*ssa.Call
 	refs := txn.Referrers()
