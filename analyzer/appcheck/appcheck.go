@@ -73,7 +73,7 @@ func run(pass *analysis.Pass) (any, error) {
 			Message:  Message(d.Write),
 			Related:  related,
 		}
-		if d.Write.Scope.NoToken {
+		if d.Write.Scope.NoToken && !d.Write.Scope.Withheld {
 			diag.URL = lintutil.NoTokenURL
 		}
 		ig.Report(pass, diag)
@@ -90,8 +90,10 @@ func Message(w *fence.Write) string {
 	}
 	fix := "compare the fencing token in the write's own condition"
 	switch {
+	case w.Scope.NoToken && w.Scope.Withheld:
+		fix = w.Scope.NoTokenClause() + ": " + lintutil.WithheldTokenFix
 	case w.Scope.NoToken:
-		fix = "the " + w.Scope.Lock + " gives no token to fence with: " + lintutil.NoTokenFix
+		fix = w.Scope.NoTokenClause() + ": " + lintutil.NoTokenFix
 		if w.Scope.Hint != "" {
 			fix += "; " + w.Scope.Hint // as unfencedwrite says it
 		}

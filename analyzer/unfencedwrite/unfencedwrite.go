@@ -88,7 +88,7 @@ func run(pass *analysis.Pass) (any, error) {
 			Message:  Message(w),
 			Related:  related,
 		}
-		if noToken(w) {
+		if noToken(w) && !w.Scope.Withheld {
 			diag.URL = lintutil.NoTokenURL
 		}
 		ig.Report(pass, diag)
@@ -111,12 +111,16 @@ func Message(w *fence.Write) string {
 	}
 	if noToken(w) {
 		// The engine's detail usually says so already; say it once.
-		if says := "the " + w.Scope.Lock + " gives no token to fence with"; !strings.Contains(w.Detail, says) {
+		if says := w.Scope.NoTokenClause(); !strings.Contains(w.Detail, says) {
 			if w.Detail == "" {
 				b.WriteString(": " + says)
 			} else {
 				b.WriteString("; " + says)
 			}
+		}
+		if w.Scope.Withheld {
+			b.WriteString(": " + lintutil.WithheldTokenFix)
+			return b.String()
 		}
 		b.WriteString(": " + lintutil.NoTokenFix)
 		if w.Scope.Hint != "" {

@@ -76,6 +76,10 @@ type Scope struct {
 	// Hint, for a lock without a token that a directive declared, says
 	// how to tell fencelint about a token it may carry after all.
 	Hint string
+	// Withheld, with NoToken, for a callback run by a with-lock helper:
+	// the helper's lock has a token, but the helper does not pass it to
+	// the callback, so the fix is in the helper, not at the grant.
+	Withheld bool
 	// Key is the lock's key where it is a constant or has a constant
 	// prefix ("/locks/account/*"); empty otherwise (the fence map).
 	Key string
@@ -89,6 +93,18 @@ type Scope struct {
 	// and outer keeps what the enclosing locks protect (an advisory
 	// lock's session).
 	outer *Scope
+}
+
+// NoTokenClause says, for a scope with NoToken, why no token is there to
+// fence with: "the etcd mutex gives no token to fence with", or, for a
+// callback whose helper withholds its lock's token, "the lock held by
+// s.withMutex has a token, but the helper does not pass it to the
+// callback".
+func (s *Scope) NoTokenClause() string {
+	if s.Withheld {
+		return "the " + s.Lock + " has a token, but the helper does not pass it to the callback"
+	}
+	return "the " + s.Lock + " gives no token to fence with"
 }
 
 // Write is one storage write inside a lock scope, with its verdict.

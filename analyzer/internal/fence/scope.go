@@ -784,6 +784,7 @@ func (e *engine) withLockCall(f *ssa.Function, cc *ssa.CallCommon, pos token.Pos
 		}
 	} else {
 		s.NoToken = ff.NoToken || ff.LeaseArg < 0
+		s.Withheld = !ff.NoToken && ff.LeaseArg < 0
 	}
 	e.bodyScope[fn] = s
 }

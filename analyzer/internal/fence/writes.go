@@ -299,7 +299,7 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 			}
 		}
 		if ev.isWrite && ev.verdict == Unfenced && s != nil && s.NoToken {
-			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
+			ev.detail = joinDetail(ev.detail, s.NoTokenClause())
 		}
 		return ev
 	}
@@ -1001,7 +1001,7 @@ func (e *engine) isLockKeyField(fa *ssa.FieldAddr) bool {
 func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func, s *Scope) *eval {
 	if ev := e.evalForwarded(cc, fn); ev != nil {
 		if ev.verdict == Unfenced && s != nil && s.NoToken {
-			ev.detail = joinDetail(ev.detail, "the "+s.Lock+" gives no token to fence with")
+			ev.detail = joinDetail(ev.detail, s.NoTokenClause())
 		}
 		return ev // a helper running the caller's statement (forward.go)
 	}
@@ -1069,7 +1069,7 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 			ev.verdict = Unfenced
 			ev.detail = fmt.Sprintf("no fencing token reaches %s's fence parameter", name)
 			if s != nil && s.NoToken {
-				ev.detail += "; the " + s.Lock + " gives no token to fence with"
+				ev.detail += "; " + s.NoTokenClause()
 			}
 			return ev
 		}
@@ -1105,7 +1105,7 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 		ev.verdict = Unfenced
 		ev.detail = fmt.Sprintf("no fencing token is passed to %s", name)
 		if s != nil && s.NoToken {
-			ev.detail = fmt.Sprintf("no fencing token is passed to %s; the %s gives no token to fence with", name, s.Lock)
+			ev.detail = fmt.Sprintf("no fencing token is passed to %s; %s", name, s.NoTokenClause())
 		}
 		return ev
 	}
@@ -1113,7 +1113,7 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 		ev.verdict = Unfenced
 		ev.detail = fmt.Sprintf("%s does %s", name, ff.Unfenced)
 		if s != nil && s.NoToken {
-			ev.detail += "; the " + s.Lock + " gives no token to fence with"
+			ev.detail += "; " + s.NoTokenClause()
 		}
 		return ev
 	}

@@ -35,6 +35,10 @@ const NoTokenFix = "mint a counter in the same atomic step as the grant " +
 	"(a Lua script that takes the lock and INCRs a counter, or a lock service " +
 	"with a revision or zxid: etcd, ZooKeeper) and compare it in the write"
 
+// WithheldTokenFix says what to do when a with-lock helper's lock has a
+// token that the helper does not pass to the callback it runs.
+const WithheldTokenFix = "pass the token to the callback (a parameter of the function it runs) and compare it in the write"
+
 // Names are the contract names of fencelint's analyzers, in contract
 // order. Ignore directives are checked against them.
 var Names = []string{"unfencedwrite", "optionaltoken", "appcheck", "weaktoken", "fencepredicate", "silentreject"}

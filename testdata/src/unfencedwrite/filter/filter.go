@@ -127,7 +127,7 @@ func (s *Service) withMutex(ctx context.Context, id string, fn job) error {
 }
 
 func (s *Service) archive(ctx context.Context) error {
-	_, err := s.cli.Put(ctx, "archive/last", "now") // want `etcd write via s.cli.Put to archive/last under the lock held by s.withMutex is not fenced: it is unconditional; the lock held by s.withMutex gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
+	_, err := s.cli.Put(ctx, "archive/last", "now") // want `etcd write via s.cli.Put to archive/last under the lock held by s.withMutex is not fenced: it is unconditional; the lock held by s.withMutex has a token, but the helper does not pass it to the callback: pass the token to the callback \(a parameter of the function it runs\) and compare it in the write$`
 	return err
 }
 
