@@ -834,9 +834,18 @@ func txnBuilderCalls(v ssa.Value) (ifs, thens []*ssa.CallCommon, sawTxn bool) {
 		if fn.Name() == "If" || fn.Name() == "Then" {
 			add(call, fn.Name())
 		}
-		for _, name := range []string{"If", "Then"} {
-			for _, c := range txnCalls(call, name) {
-				add(c, name)
+		// Calls made on the builder in statements of their own, and on
+		// their results: txn.If(cmp).Then(put).Else(get) as a statement,
+		// then txn.Commit().
+		forward := []*ssa.Call{call}
+		for j := 0; j < len(forward) && j < 16; j++ {
+			for _, name := range []string{"If", "Then", "Else"} {
+				for _, c := range txnCalls(forward[j], name) {
+					if name != "Else" {
+						add(c, name)
+					}
+					forward = append(forward, c)
+				}
 			}
 		}
 		if fn.Name() == "Txn" {

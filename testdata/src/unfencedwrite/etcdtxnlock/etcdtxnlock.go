@@ -184,3 +184,53 @@ func campaignGood(ctx context.Context, cli *clientv3.Client, db *sql.DB, lease c
 	}
 	return nil
 }
+
+// The tutorial shape: the lease revoked by a defer made before the Txn,
+// the builder chained in a statement of its own, then committed.
+func jobLockBad(ctx context.Context, cli *clientv3.Client, db *sql.DB) error {
+	grant, err := cli.Grant(ctx, 5)
+	if err != nil {
+		return err
+	}
+	defer cli.Revoke(ctx, grant.ID)
+	txn := cli.Txn(ctx)
+	txn.If(clientv3.Compare(clientv3.CreateRevision("/cron/lock/job"), "=", 0)).
+		Then(clientv3.OpPut("/cron/lock/job", "me", clientv3.WithLease(grant.ID))).
+		Else(clientv3.OpGet("/cron/lock/job"))
+	resp, err := txn.Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return errBusy
+	}
+	_, err = db.ExecContext(ctx, `UPDATE jobs SET last_run = now() WHERE id = 7`) // want `SQL write via db.ExecContext to jobs under the etcd lease lock`
+	return err
+}
+
+func jobLockGood(ctx context.Context, cli *clientv3.Client, db *sql.DB) error {
+	grant, err := cli.Grant(ctx, 5)
+	if err != nil {
+		return err
+	}
+	defer cli.Revoke(ctx, grant.ID)
+	txn := cli.Txn(ctx)
+	txn.If(clientv3.Compare(clientv3.CreateRevision("/cron/lock/job"), "=", 0)).
+		Then(clientv3.OpPut("/cron/lock/job", "me", clientv3.WithLease(grant.ID))).
+		Else(clientv3.OpGet("/cron/lock/job"))
+	resp, err := txn.Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return errBusy
+	}
+	res, err := db.ExecContext(ctx, `UPDATE jobs SET last_run = now(), fence = $1 WHERE id = 7 AND fence < $1`, resp.Header.Revision) // ok: fenced
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errBusy
+	}
+	return nil
+}
