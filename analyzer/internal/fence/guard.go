@@ -65,7 +65,63 @@ func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) *Guar
 			return g
 		}
 	}
+	return e.partialTokenGuard(f, b)
+}
+
+// partialTokenGuard finds a read-then-compare that guards the write in
+// block b on some paths only: the check runs where the read succeeded
+// (head, err := HeadObject(...); if err == nil { if stored > tok { return
+// ErrStale } }; PutObject(...)). Its rejecting branch cannot reach the
+// write and its passing branch can, so the write was meant to be fenced
+// by the Go check: appcheck's finding, as for a check that dominates it.
+// Only token checks count: a lease or flag check on one path is no
+// statement about the write.
+func (e *engine) partialTokenGuard(f *ssa.Function, b *ssa.BasicBlock) *Guard {
+	for _, d := range f.Blocks {
+		if len(d.Instrs) == 0 || len(d.Succs) != 2 {
+			continue
+		}
+		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		c, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || !isCompare(c.Op) {
+			continue
+		}
+		t, f2 := reaches(d.Succs[0], b), reaches(d.Succs[1], b)
+		if t == f2 {
+			continue
+		}
+		read, ok := e.readThenCompare(c)
+		if !ok {
+			continue
+		}
+		g := &Guard{Kind: GuardToken, Read: read}
+		g.Pos, g.End = e.condSpan(c.Pos())
+		g.Text = e.condText(c.Pos())
+		return g
+	}
 	return nil
+}
+
+// reaches reports whether block to can be reached from block from.
+func reaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == to {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		stack = append(stack, x.Succs...)
+	}
+	return false
 }
 
 // condSpan and condText render the checked expression at pos: a call

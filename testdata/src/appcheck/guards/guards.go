@@ -118,3 +118,46 @@ func s3MetadataThenConditionalPutGood(ctx context.Context, c *s3.Client, lease *
 	})
 	return err
 }
+
+// The check runs only where the object exists (a first write has nothing
+// to compare with): the write is still fenced by the Go check alone.
+func s3MetadataIfPresentThenPutBad(ctx context.Context, c *s3.Client, lease *Lease, key string) error {
+	head, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("b"), Key: aws.String(key)})
+	if err == nil {
+		stored, _ := strconv.ParseInt(head.Metadata["fence"], 10, 64)
+		if lease.Token <= stored { // want `fence check lease.Token <= stored is done in Go before the S3 write via c.PutObject`
+			return errSuperseded
+		}
+	}
+	_, err = c.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:   aws.String("b"),
+		Key:      aws.String(key),
+		Metadata: map[string]string{"fence": strconv.FormatInt(lease.Token, 10)},
+	})
+	return err
+}
+
+func s3MetadataIfPresentThenConditionalPutGood(ctx context.Context, c *s3.Client, lease *Lease, key string) error {
+	head, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("b"), Key: aws.String(key)})
+	var etag *string
+	if err == nil {
+		stored, _ := strconv.ParseInt(head.Metadata["fence"], 10, 64)
+		if lease.Token <= stored {
+			return errSuperseded
+		}
+		etag = head.ETag
+	}
+	// ok: conditioned on the version read, or on the object's absence
+	in := &s3.PutObjectInput{
+		Bucket:   aws.String("b"),
+		Key:      aws.String(key),
+		Metadata: map[string]string{"fence": strconv.FormatInt(lease.Token, 10)},
+	}
+	if etag != nil {
+		in.IfMatch = etag
+	} else {
+		in.IfNoneMatch = aws.String("*")
+	}
+	_, err = c.PutObject(ctx, in)
+	return err
+}
