@@ -125,7 +125,7 @@ func (e *engine) noteBlind(instr ssa.Instruction, cc *ssa.CallCommon, pos token.
 	if fn := calleeFunc(cc); fn != nil {
 		if w, ok := e.writeOf(fn); ok && (w.Kind == rules.SQLWrite || w.Kind == rules.RedisScript) && w.QueryArg >= 0 {
 			if ps := params(cc); w.QueryArg < len(ps) {
-				if _, isConst := sqlText(ps[w.QueryArg]); !isConst {
+				if _, isConst := e.sqlString(ps[w.QueryArg]); !isConst {
 					e.model.Blind = append(e.model.Blind, BlindCall{Pos: at, Call: name, Callee: "dynamic " + w.Store, Kind: BlindDynamic,
 						Why: "its statement is not a constant, so its condition cannot be read", Scope: s})
 				}

@@ -159,6 +159,7 @@ type engine struct {
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
 	sql               *sqlCache
+	fixedStrings      map[*types.Var]string         // unexported package-level strings never changed (globalsql.go)
 	lockedRows        map[ssa.Value]bool            // gorm roots that took row locks (lockedRowsOn)
 	lockKeyFields     map[*types.Var]bool           // fields holding an etcd lock key (isLockKeyField)
 	condWrites        []condWrite                   // every judged write, for condDefects

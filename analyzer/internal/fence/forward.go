@@ -141,7 +141,7 @@ func (e *engine) forwardsAt(f *ssa.Function, cc *ssa.CallCommon) []Forward {
 		}
 		switch {
 		case w.QueryArg >= 0 && w.QueryArg < len(ps):
-			if s, ok := sqlText(ps[w.QueryArg]); ok && fw.Kind == "sql" {
+			if s, ok := e.sqlString(ps[w.QueryArg]); ok && fw.Kind == "sql" {
 				fw.Text = s
 			} else if s, ok := constString(ps[w.QueryArg]); ok {
 				fw.Text = s
@@ -258,7 +258,7 @@ func (e *engine) forwardText(fw Forward, v ssa.Value) (string, bool) {
 	if fw.Script {
 		return e.scriptSource(v)
 	}
-	return sqlText(v)
+	return e.sqlString(v)
 }
 
 // forwardEval judges one forwarded write at a call site cc in f: nil when
@@ -353,7 +353,7 @@ func (e *engine) forwardedAdvisory(cc *ssa.CallCommon) (acquire, release bool, s
 			if fw.Query >= len(ps) {
 				continue
 			}
-			s, ok := lockSQLText(ps[fw.Query])
+			s, ok := e.lockSQLString(ps[fw.Query])
 			if !ok {
 				continue
 			}

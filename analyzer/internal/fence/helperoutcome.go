@@ -194,7 +194,7 @@ func (e *engine) writesReturning(row *ssa.Call) bool {
 	if rw.QueryArg >= len(ps) {
 		return false
 	}
-	q, ok := sqlText(ps[rw.QueryArg])
+	q, ok := e.sqlString(ps[rw.QueryArg])
 	if !ok {
 		return false
 	}

@@ -429,7 +429,7 @@ func (e *engine) sqlTextOf(cc *ssa.CallCommon) (text string, ok bool) {
 		case w.Kind == rules.SQLStmtWrite:
 			return e.preparedSQL(receiver(cc), 0)
 		case w.Kind == rules.SQLWrite && w.QueryArg >= 0 && w.QueryArg < len(ps):
-			return sqlText(ps[w.QueryArg])
+			return e.sqlString(ps[w.QueryArg])
 		}
 		return "", false
 	}
@@ -438,7 +438,7 @@ func (e *engine) sqlTextOf(cc *ssa.CallCommon) (text string, ok bool) {
 	// inference instead.
 	for _, fw := range e.calleeForwards(cc) {
 		if fw.Kind == "sql" && fw.Query >= 0 && fw.Query < len(ps) {
-			return sqlText(ps[fw.Query])
+			return e.sqlString(ps[fw.Query])
 		}
 	}
 	return "", false

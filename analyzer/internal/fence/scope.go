@@ -354,7 +354,7 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		// SQL that takes a PostgreSQL advisory lock; any other storage
 		// call is not an acquire.
-		if acquire, _, _ := advisorySQL(fn, cc); acquire {
+		if acquire, _, _ := e.advisorySQL(fn, cc); acquire {
 			return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
 				advisory: true, session: sqlSession(cc), source: "SQL: PostgreSQL advisory lock function"}, true
 		}
@@ -1306,7 +1306,7 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 		return f != nil && f.Release
 	}
 	if r.acq.advisory {
-		_, release, _ := advisorySQL(fn, cc)
+		_, release, _ := e.advisorySQL(fn, cc)
 		if !release {
 			_, release, _ = e.forwardedAdvisory(cc)
 		}
@@ -1524,7 +1524,7 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 	if e.runnerReleasesLock(cc) {
 		return true
 	}
-	_, release, _ := advisorySQL(fn, cc)
+	_, release, _ := e.advisorySQL(fn, cc)
 	if !release {
 		_, release, _ = e.forwardedAdvisory(cc)
 	}
@@ -1533,7 +1533,7 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 
 // advisorySQL reads the constant SQL of a database write call fn(cc...)
 // as PostgreSQL advisory-lock SQL (all false for other calls).
-func advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact bool) {
+func (e *engine) advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact bool) {
 	w, ok := rules.WriteOf(fn)
 	if !ok || w.Kind != rules.SQLWrite || w.QueryArg < 0 {
 		return false, false, false
@@ -1542,7 +1542,7 @@ func advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact boo
 	if w.QueryArg >= len(ps) {
 		return false, false, false
 	}
-	q, ok := lockSQLText(ps[w.QueryArg])
+	q, ok := e.lockSQLString(ps[w.QueryArg])
 	if !ok {
 		return false, false, false
 	}

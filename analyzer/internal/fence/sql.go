@@ -20,7 +20,7 @@ func (e *engine) evalSQL(cc *ssa.CallCommon, w *rules.Write) *eval {
 	if w.Kind == rules.SQLStmtWrite {
 		query, ok = e.preparedSQL(receiver(cc), 0)
 	} else if w.QueryArg < len(ps) {
-		query, ok = sqlText(ps[w.QueryArg])
+		query, ok = e.sqlString(ps[w.QueryArg])
 	}
 	unit := sqlUnit(cc, w)
 	if !ok {
@@ -158,7 +158,7 @@ func (e *engine) preparedSQL(v ssa.Value, depth int) (string, bool) {
 		}
 		ps := params(x.Common())
 		if i, ok := rules.Prepares[rules.Key(fn)]; ok && i < len(ps) {
-			return sqlText(ps[i])
+			return e.sqlString(ps[i])
 		}
 		if i, ok := rules.TxStmts[rules.Key(fn)]; ok && i < len(ps) {
 			return e.preparedSQL(ps[i], depth+1)
@@ -429,6 +429,23 @@ func sqlText(v ssa.Value) (string, bool) {
 		return s, true
 	}
 	return concatSQL(v, false)
+}
+
+// sqlString is sqlText, and the text of an unexported package-level
+// variable nothing changes (globalsql.go).
+func (e *engine) sqlString(v ssa.Value) (string, bool) {
+	if s, ok := sqlText(v); ok {
+		return s, true
+	}
+	return e.globalSQL(v)
+}
+
+// lockSQLString is lockSQLText, and such a variable's text.
+func (e *engine) lockSQLString(v ssa.Value) (string, bool) {
+	if s, ok := lockSQLText(v); ok {
+		return s, true
+	}
+	return e.globalSQL(v)
 }
 
 // lockSQLText is sqlText for reading which advisory-lock function a

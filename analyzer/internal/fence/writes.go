@@ -1327,7 +1327,7 @@ func (e *engine) writesAnywhere(f *ssa.Function) bool {
 			// Have: db.QueryRowContext(ctx, "SELECT ..."): a read.
 			ps := params(cc)
 			if (w.Kind == rules.SQLWrite) && w.QueryArg >= 0 && w.QueryArg < len(ps) {
-				if q, ok := sqlText(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
+				if q, ok := e.sqlString(ps[w.QueryArg]); ok && !e.isWriteSQL(q) {
 					return
 				}
 			}
