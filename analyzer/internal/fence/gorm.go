@@ -19,6 +19,13 @@ import (
 func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 	ev := &eval{isWrite: true}
 	switch w.Kind {
+	case rules.GormSave, rules.GormCreate:
+		// Save(&doc) and Create(&doc) write the table of the value's type.
+		if ps := params(cc); len(ps) > 0 {
+			ev.target = modelName(stripValue(ps[0]).Type())
+		}
+	}
+	switch w.Kind {
 	case rules.GormSave:
 		ev.verdict = Unfenced
 		ev.blind = true

@@ -46,11 +46,11 @@ func orWeakensBad(ctx context.Context, db *gorm.DB, lease *Lease, id int64) erro
 
 func saveBad(db *gorm.DB, lease *Lease, job *Job) error {
 	job.Fence = lease.Token
-	return db.Where("fence < ?", lease.Token).Save(job).Error // want `gorm write via db.Where\("fence < \?", lease.Token\).Save under the Lease held in parameter lease is not fenced: gorm's Save re-issues an UPDATE that matched no row as an upsert without the WHERE`
+	return db.Where("fence < ?", lease.Token).Save(job).Error // want `gorm write via db.Where\("fence < \?", lease.Token\).Save to Job under the Lease held in parameter lease is not fenced: gorm's Save re-issues an UPDATE that matched no row as an upsert without the WHERE`
 }
 
 func createBad(db *gorm.DB, lease *Lease, job *Job) error {
-	return db.Create(job).Error // want `gorm write via db.Create under the Lease held in parameter lease is not fenced: a plain INSERT carries no fencing token`
+	return db.Create(job).Error // want `gorm write via db.Create to Job under the Lease held in parameter lease is not fenced: a plain INSERT carries no fencing token`
 }
 
 func deleteInlineGood(db *gorm.DB, lease *Lease, id int64) error {
