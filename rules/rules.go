@@ -259,6 +259,12 @@ type Write struct {
 	// makes the lock's queue node).
 	RecipeFlagArg int
 	RecipeFlag    int64
+	// LockFlag, when not 0, is a bit of the same argument that makes the
+	// created object live only as long as the creator's session (ZooKeeper
+	// FlagEphemeral): such a create, without RecipeFlag, in a function
+	// named like an acquire takes a lock (the engine's create-if-absent
+	// locks).
+	LockFlag int64
 }
 
 // Lib groups one library's knowledge.

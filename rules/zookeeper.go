@@ -13,6 +13,10 @@ var SamuelZooKeeper = zooKeeper("samuel/go-zookeeper", "github.com/samuel/go-zoo
 // creates for its queue.
 const zkFlagSequence = 2
 
+// zkFlagEphemeral is zk.FlagEphemeral: a node deleted with the session
+// that created it, as a hand-rolled lock creates.
+const zkFlagEphemeral = 1
+
 func zooKeeper(name, zk string, lockWithData bool) Lib {
 	acquires := []Acquire{
 		{Func: "(*" + zk + ".Lock).Lock", Success: ErrNil, Lock: "ZooKeeper lock", NoToken: true, KeyArg: -1, LockIsReceiver: true},
@@ -35,7 +39,7 @@ func zooKeeper(name, zk string, lockWithData bool) Lib {
 			{Func: "(*" + zk + ".Conn).Set", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 2, Outcome: badVersion},
 			{Func: "(*" + zk + ".Conn).Delete", Kind: ZKVersioned, Store: "ZooKeeper", KeyArg: 0, VersionArg: 1, Outcome: badVersion},
 			{Func: "(*" + zk + ".Conn).Create", Kind: KVBlind, Store: "ZooKeeper", KeyArg: 0, Outcome: NoOutcome,
-				CreateOnly: true, RecipeFlagArg: 2, RecipeFlag: zkFlagSequence},
+				CreateOnly: true, RecipeFlagArg: 2, RecipeFlag: zkFlagSequence, LockFlag: zkFlagEphemeral},
 			{Func: "(*" + zk + ".Conn).Multi", Kind: ZKMulti, Store: "ZooKeeper", KeyArg: -1, CheckType: zk + ".CheckVersionRequest", Outcome: badVersion},
 		},
 		LockTypes: []string{zk + ".Lock"},

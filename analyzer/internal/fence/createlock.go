@@ -12,7 +12,8 @@ import (
 // creates an object or item that must not exist yet (S3 PutObject or
 // Upload with IfNoneMatch "*", a DynamoDB PutItem conditioned on
 // attribute_not_exists(key) alone, a GCS writer on a handle with
-// If(Conditions{DoesNotExist: true})) takes a lock by that write:
+// If(Conditions{DoesNotExist: true}), a ZooKeeper Create of an ephemeral
+// node that is not sequential) takes a lock by that write:
 // terraform's S3, DynamoDB and GCS state locks are this shape. Success is
 // the write's success; the lock hands out no token (whatever the object
 // holds is the holder's own ID, not a number that grows with each grant).
@@ -69,6 +70,17 @@ func (e *engine) createIfAbsentLock(call *ssa.Call, w *rules.Write) (string, boo
 	case rules.GCSWrite:
 		fn := calleeFunc(cc)
 		if fn == nil || fn.Name() != "NewWriter" || !gcsCreateOnlyHandle(receiver(cc)) {
+			return "", false
+		}
+	case rules.KVBlind:
+		// ZooKeeper's Create(path, data, zk.FlagEphemeral, acl): the node
+		// exists while the session lives; a sequential one is the lock
+		// recipe's queue, not a lock by itself.
+		if w.LockFlag == 0 || w.RecipeFlagArg < 0 || w.RecipeFlagArg >= len(ps) {
+			return "", false
+		}
+		flags, ok := constInt(ps[w.RecipeFlagArg])
+		if !ok || flags&w.LockFlag == 0 || flags&w.RecipeFlag != 0 {
 			return "", false
 		}
 	default:
@@ -147,7 +159,7 @@ func (e *engine) deletesLockObject(f *ssa.Function, cc *ssa.CallCommon) bool {
 		return false
 	}
 	switch w.Kind {
-	case rules.S3Write, rules.DynamoWrite, rules.GCSWrite:
+	case rules.S3Write, rules.DynamoWrite, rules.GCSWrite, rules.ZKVersioned:
 		return rules.IsDeleteMethodName(fn.Name())
 	}
 	return false
