@@ -364,9 +364,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		// Txn(ctx).If(CreateRevision(k) = 0).Then(OpPut(k, v, WithLease(id)))
 		// (etcdlock.go).
 		if w.Kind == rules.EtcdTxnCommit {
-			if l, ok := e.etcdTxnLockOf(cc); ok {
+			// In a _test.go file it is a fixture (another holder simulated),
+			// as create-if-absent locks are.
+			if l, ok := e.etcdTxnLockOf(cc); ok && !e.inTestFile(call.Pos()) {
 				return acquireInfo{success: rules.ErrNil, lock: etcdTxnLockName, keyArg: -1, keyVal: l.key, etcdLock: l,
-					source: "etcd Txn: put-if-absent of a key with a lease"}, true
+					ownLock: true, source: "etcd Txn: put-if-absent of a key with a lease"}, true
 			}
 		}
 		// lockWithFile's PutObject with IfNoneMatch "*" (createlock.go).
