@@ -75,8 +75,36 @@ func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) *Guar
 // write and its passing branch can, so the write was meant to be fenced
 // by the Go check: appcheck's finding, as for a check that dominates it.
 // Only token checks count: a lease or flag check on one path is no
-// statement about the write.
+// statement about the write. The function's checks are found once
+// (tokenChecks): most functions have none, and a giant one must not pay a
+// walk of its blocks per write.
 func (e *engine) partialTokenGuard(f *ssa.Function, b *ssa.BasicBlock) *Guard {
+	for _, c := range e.tokenChecks(f) {
+		t, f2 := reaches(c.block.Succs[0], b), reaches(c.block.Succs[1], b)
+		if t == f2 {
+			continue
+		}
+		g := &Guard{Kind: GuardToken, Read: c.read}
+		g.Pos, g.End = e.condSpan(c.cond.Pos())
+		g.Text = e.condText(c.cond.Pos())
+		return g
+	}
+	return nil
+}
+
+// tokenCheck is a block of f that ends in a read-then-compare.
+type tokenCheck struct {
+	block *ssa.BasicBlock
+	cond  *ssa.BinOp
+	read  token.Pos
+}
+
+// tokenChecks returns f's read-then-compare branches, computed once.
+func (e *engine) tokenChecks(f *ssa.Function) []tokenCheck {
+	if cs, ok := e.tokenCheckMemo[f]; ok {
+		return cs
+	}
+	var cs []tokenCheck
 	for _, d := range f.Blocks {
 		if len(d.Instrs) == 0 || len(d.Succs) != 2 {
 			continue
@@ -89,25 +117,20 @@ func (e *engine) partialTokenGuard(f *ssa.Function, b *ssa.BasicBlock) *Guard {
 		if !ok || !isCompare(c.Op) {
 			continue
 		}
-		t, f2 := reaches(d.Succs[0], b), reaches(d.Succs[1], b)
-		if t == f2 {
-			continue
+		if read, ok := e.readThenCompare(c); ok {
+			cs = append(cs, tokenCheck{block: d, cond: c, read: read})
 		}
-		read, ok := e.readThenCompare(c)
-		if !ok {
-			continue
-		}
-		g := &Guard{Kind: GuardToken, Read: read}
-		g.Pos, g.End = e.condSpan(c.Pos())
-		g.Text = e.condText(c.Pos())
-		return g
 	}
-	return nil
+	if e.tokenCheckMemo == nil {
+		e.tokenCheckMemo = map[*ssa.Function][]tokenCheck{}
+	}
+	e.tokenCheckMemo[f] = cs
+	return cs
 }
 
 // reaches reports whether block to can be reached from block from.
 func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
+	seen := make([]bool, len(from.Parent().Blocks))
 	stack := []*ssa.BasicBlock{from}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
@@ -115,10 +138,10 @@ func reaches(from, to *ssa.BasicBlock) bool {
 		if x == to {
 			return true
 		}
-		if seen[x] {
+		if seen[x.Index] {
 			continue
 		}
-		seen[x] = true
+		seen[x.Index] = true
 		stack = append(stack, x.Succs...)
 	}
 	return false

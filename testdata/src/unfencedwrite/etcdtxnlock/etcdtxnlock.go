@@ -160,7 +160,7 @@ func campaignBad(ctx context.Context, cli *clientv3.Client, db *sql.DB, lease cl
 		return err
 	}
 	if resp.Succeeded {
-		_, err = db.ExecContext(ctx, `UPDATE reports SET leader_run = now() WHERE id = 1`) // want `SQL write via db.ExecContext to reports under the etcd lease lock`
+		_, err = db.ExecContext(ctx, `UPDATE reports SET leader_run = leader_run + 1 WHERE id = 1`) // want `SQL write via db.ExecContext to reports under the etcd lease lock`
 	}
 	return err
 }
@@ -174,7 +174,7 @@ func campaignGood(ctx context.Context, cli *clientv3.Client, db *sql.DB, lease c
 		return err
 	}
 	if resp.Succeeded {
-		res, err := db.ExecContext(ctx, `UPDATE reports SET leader_run = now(), fence = $1 WHERE id = 1 AND fence < $1`, resp.Header.Revision) // ok: fenced
+		res, err := db.ExecContext(ctx, `UPDATE reports SET leader_run = leader_run + 1, fence = $1 WHERE id = 1 AND fence < $1`, resp.Header.Revision) // ok: fenced
 		if err != nil {
 			return err
 		}
@@ -204,7 +204,7 @@ func jobLockBad(ctx context.Context, cli *clientv3.Client, db *sql.DB) error {
 	if !resp.Succeeded {
 		return errBusy
 	}
-	_, err = db.ExecContext(ctx, `UPDATE jobs SET last_run = now() WHERE id = 7`) // want `SQL write via db.ExecContext to jobs under the etcd lease lock`
+	_, err = db.ExecContext(ctx, `UPDATE jobs SET last_run = last_run + 1 WHERE id = 7`) // want `SQL write via db.ExecContext to jobs under the etcd lease lock`
 	return err
 }
 
@@ -225,7 +225,7 @@ func jobLockGood(ctx context.Context, cli *clientv3.Client, db *sql.DB) error {
 	if !resp.Succeeded {
 		return errBusy
 	}
-	res, err := db.ExecContext(ctx, `UPDATE jobs SET last_run = now(), fence = $1 WHERE id = 7 AND fence < $1`, resp.Header.Revision) // ok: fenced
+	res, err := db.ExecContext(ctx, `UPDATE jobs SET last_run = last_run + 1, fence = $1 WHERE id = 7 AND fence < $1`, resp.Header.Revision) // ok: fenced
 	if err != nil {
 		return err
 	}
