@@ -188,6 +188,7 @@ func IsRenewName(name string) bool {
 var ClientCheckMethods = map[string]bool{
 	"Valid": true, "IsValid": true, "Expired": true, "IsExpired": true,
 	"IsLeader": true, "IsHeld": true, "Held": true, "StillHeld": true,
+	"AmILeader": true, "AmLeader": true, "IsLeading": true,
 	"IsOwner": false, // etcd's IsOwner is a Cmp evaluated by etcd, not a check
 	"Until":   true, "TTL": true, "Alive": true, "IsAlive": true,
 }
@@ -291,6 +292,25 @@ var ownershipFlags = map[string]bool{
 	"owner": true, "isowner": true, "locked": true, "islocked": true, "holding": true,
 	"haslock": true, "hold": true, "valid": true, "active": true,
 }
+
+// leadershipChecks are the method names, and the bool fields (lower
+// case), by which code asks whether this process is the leader right now:
+// a write that runs only where the answer was yes runs under that
+// leadership, a lease held elsewhere (fence/leadercheck.go). Narrower than
+// ownershipFlags: "leader", "active" or "valid" alone name too many other
+// things to open a scope by themselves.
+var (
+	leadershipCheckMethods = map[string]bool{"IsLeader": true, "AmILeader": true, "AmLeader": true, "IsLeading": true}
+	leadershipFlags        = map[string]bool{"isleader": true, "amleader": true, "amileader": true, "isleading": true}
+)
+
+// IsLeadershipCheckMethod reports whether a method name asks "am I the
+// leader?".
+func IsLeadershipCheckMethod(name string) bool { return leadershipCheckMethods[name] }
+
+// IsLeadershipFlag reports whether a bool field (or an atomic.Bool)
+// records that this process is the leader.
+func IsLeadershipFlag(name string) bool { return leadershipFlags[strings.ToLower(name)] }
 
 // IsOwnershipFlagName reports whether a bool field is an ownership flag.
 func IsOwnershipFlagName(name string) bool { return ownershipFlags[strings.ToLower(name)] }

@@ -392,6 +392,8 @@ func scopeKind(k fence.ScopeKind) string {
 		return "leader election"
 	case fence.ScopeHeld:
 		return "held by the caller"
+	case fence.ScopeLeaderCheck:
+		return "leadership check"
 	}
 	return "scope"
 }

@@ -227,6 +227,8 @@ func scopeNote(s *Scope) string {
 		return "leader-election callback registered here"
 	case ScopeHeld:
 		return "declared to run under a lock its caller holds"
+	case ScopeLeaderCheck:
+		return "leadership checked here"
 	}
 	return "lock scope"
 }

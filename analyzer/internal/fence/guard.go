@@ -397,6 +397,13 @@ func (e *engine) isCheckCall(v ssa.Value) (token.Pos, GuardKind, bool) {
 		return call.Pos(), GuardLease, true
 	case fn.Pkg() != nil && fn.Pkg().Path() == rules.ClockPkg && rules.ClockChecks[name]:
 		return call.Pos(), GuardClock, true
+	case name == "Load" && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic":
+		// w.isLeader.Load() on an atomic.Bool ownership flag.
+		if fa, ok := receiver(call.Common()).(*ssa.FieldAddr); ok {
+			if st, ok := derefStruct(fa.X.Type()); ok && rules.IsOwnershipFlagName(st.Field(fa.Field).Name()) {
+				return call.Pos(), GuardFlag, true
+			}
+		}
 	case name == "Err" && sig.Recv() != nil:
 		// session.Ctx().Err(): the session's own liveness.
 		if r, ok := stripValue(receiver(call.Common())).(*ssa.Call); ok {

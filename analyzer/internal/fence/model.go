@@ -53,12 +53,13 @@ func (v Verdict) String() string {
 type ScopeKind int
 
 const (
-	ScopeAcquire    ScopeKind = iota // after a successful acquire call
-	ScopeLeaseParam                  // body of a function taking a lease or lock
-	ScopeTokenParam                  // body of a function taking a token
-	ScopeCallback                    // a callback run under a lock by a with-lock helper
-	ScopeLeading                     // a leader-election OnStartedLeading callback
-	ScopeHeld                        // a body declared to run under a lock its caller holds (//fencelint:holds, //fencelint:token ID)
+	ScopeAcquire     ScopeKind = iota // after a successful acquire call
+	ScopeLeaseParam                   // body of a function taking a lease or lock
+	ScopeTokenParam                   // body of a function taking a token
+	ScopeCallback                     // a callback run under a lock by a with-lock helper
+	ScopeLeading                      // a leader-election OnStartedLeading callback
+	ScopeHeld                         // a body declared to run under a lock its caller holds (//fencelint:holds, //fencelint:token ID)
+	ScopeLeaderCheck                  // code that runs only where "am I the leader?" said yes (leadercheck.go)
 )
 
 // Scope is one lock scope.

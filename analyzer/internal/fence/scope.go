@@ -557,6 +557,7 @@ func (e *engine) findRegions(f *ssa.Function) {
 			}
 		}
 	}
+	e.leaderCheckRegions(f) // after the acquires: a lock taken under the check is the inner scope
 }
 
 // gocronTask: gocron.NewTask(fn, ...) in a package that configures a
@@ -1758,6 +1759,9 @@ func (e *engine) propagateClosures(f *ssa.Function) {
 
 func (e *engine) scopeOf(f *ssa.Function, instr ssa.Instruction) *Scope {
 	if s := e.instrScope[instr]; s != nil {
+		if bs := e.bodyScope[f]; bs != nil && s.Kind == ScopeLeaderCheck {
+			return bs // a lease held by the whole body (or inherited by a closure) says more
+		}
 		return s
 	}
 	return e.bodyScope[f]
