@@ -361,6 +361,16 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if ls := e.leaseStmtOf(cc); ls.role == leaseClaim {
 			return e.leaseClaim(cc, ls, ""), true // UPDATE locks SET holder = $1 ... WHERE expires_at < now()
 		}
+		// A Lua script that SETs one of its KEYS with NX (scriptlock.go).
+		if w.Kind == rules.RedisScript {
+			if key, counter, ok := e.scriptLock(call, w); ok {
+				if !e.isLockKeyVal(call, key) {
+					return acquireInfo{}, false // a deduplication or cache key, as for SetNX
+				}
+				return acquireInfo{success: rules.StatusCmdOK, lock: "Redis SET NX lock (Lua script)", noToken: !counter, keyArg: -1, keyVal: key,
+					source: "library: go-redis script with SET NX"}, true
+			}
+		}
 		// Txn(ctx).If(CreateRevision(k) = 0).Then(OpPut(k, v, WithLease(id)))
 		// (etcdlock.go).
 		if w.Kind == rules.EtcdTxnCommit {
@@ -1153,12 +1163,28 @@ func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
 		classify(call)
 	}
 	if ai.success == rules.BoolCmdTrue || ai.success == rules.StatusCmdOK {
-		// go-redis: the command's Val()/Result()/Err() tell success.
+		// go-redis: the command's Val()/Result()/Err() tell success. A
+		// method promoted from the embedded baseCmd (Err on a *Cmd) is
+		// called on &cmd.baseCmd.
+		var methodCalls []*ssa.Call
 		for _, ref := range *call.Referrers() {
-			c, ok := ref.(*ssa.Call)
-			if !ok || receiver(c.Common()) != call {
-				continue
+			switch r := ref.(type) {
+			case *ssa.Call:
+				if receiver(r.Common()) == call {
+					methodCalls = append(methodCalls, r)
+				}
+			case *ssa.FieldAddr:
+				if r.Referrers() == nil {
+					continue
+				}
+				for _, r2 := range *r.Referrers() {
+					if c, ok := r2.(*ssa.Call); ok && receiver(c.Common()) == ssa.Value(r) {
+						methodCalls = append(methodCalls, c)
+					}
+				}
 			}
+		}
+		for _, c := range methodCalls {
 			if tup, ok := c.Type().(*types.Tuple); ok {
 				for _, r2 := range *c.Referrers() {
 					if ex, ok := r2.(*ssa.Extract); ok && ex.Index < tup.Len() {

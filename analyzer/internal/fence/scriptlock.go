@@ -1,0 +1,69 @@
+package fence
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/fencelint/fencelint/internal/lazyregexp"
+	"github.com/fencelint/fencelint/rules"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Redis locks taken by a Lua script: the script form of SET NX that
+// libraries and applications use to set a lock and do something else in
+// the same step (or just to keep the lock's code in one place):
+//
+//	var acquire = redis.NewScript(`return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`)
+//	if err := acquire.Run(ctx, rdb, []string{"lock:report"}, id, ttl).Err(); err != nil { ... }
+//
+// A script that calls SET with NX (or SETNX) on one of its KEYS takes a
+// SET NX lock on that key when the key is a lock's (isLockKeyVal, as for
+// SetNX): held where the script's error is nil (a refused SET NX replies
+// nil, which go-redis reports as redis.Nil), until a Del of the key. It
+// hands out no token unless the script also INCRs a counter, whose reply
+// is the (weak, single-shard) token the docs describe.
+
+var luaSetNXRe = lazyregexp.New(`(?is)redis\.p?call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[(\d+)\]([^)]*)\)`)
+
+var luaNXRe = lazyregexp.New(`(?i)['"]nx['"]`)
+
+// luaLockKey returns the KEYS index (0-based) a script takes a SET NX lock
+// on, and whether it also increments a counter.
+func luaLockKey(script string) (key int, counter, ok bool) {
+	for _, m := range luaSetNXRe.FindAllStringSubmatch(script, -1) {
+		if strings.EqualFold(m[1], "set") && !luaNXRe.MatchString(m[3]) {
+			continue
+		}
+		n, err := strconv.Atoi(m[2])
+		if err != nil || n < 1 {
+			continue
+		}
+		lower := strings.ToLower(script)
+		counter := strings.Contains(lower, "'incr'") || strings.Contains(lower, `"incr"`)
+		return n - 1, counter, true
+	}
+	return 0, false, false
+}
+
+// scriptLock reads call, a Redis script write of rule w, as a SET NX lock
+// and returns the lock key's value.
+func (e *engine) scriptLock(call *ssa.Call, w *rules.Write) (ssa.Value, bool, bool) {
+	cc := call.Common()
+	script, ok := e.scriptText(cc, w)
+	if !ok {
+		return nil, false, false
+	}
+	idx, counter, ok := luaLockKey(script)
+	if !ok {
+		return nil, false, false
+	}
+	ps := params(cc)
+	if w.ArgsFrom < 1 || w.ArgsFrom-1 >= len(ps) {
+		return nil, false, false
+	}
+	keys, ok := unpackVariadic(ps[w.ArgsFrom-1]) // Eval(ctx, src, keys, args...), Run(ctx, c, keys, args...)
+	if !ok || idx >= len(keys) || keys[idx] == nil {
+		return nil, false, false
+	}
+	return keys[idx], counter, true
+}
