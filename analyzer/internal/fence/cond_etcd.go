@@ -21,7 +21,7 @@ func (e *engine) readEtcdCmp(c ssa.Value) (readCmp, bool) {
 	}
 	fn := calleeFunc(call.Common())
 	args := call.Common().Args
-	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != etcdPkg || len(args) != 3 {
+	if !isEtcdFunc(fn, "Compare") || len(args) != 3 {
 		return readCmp{}, false
 	}
 	op, ok := constString(args[1])
@@ -58,3 +58,8 @@ func (e *engine) readEtcdCmp(c ssa.Value) (readCmp, bool) {
 }
 
 const etcdPkg = rules.EtcdClientPkg
+
+// isEtcdFunc: fn is the etcd client's function or method of that name.
+func isEtcdFunc(fn *types.Func, name string) bool {
+	return fn != nil && fn.Name() == name && fn.Pkg() != nil && rules.LibPath(fn.Pkg().Path()) == etcdPkg
+}

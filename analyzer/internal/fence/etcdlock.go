@@ -2,9 +2,7 @@ package fence
 
 import (
 	"go/token"
-	"go/types"
 
-	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -117,11 +115,6 @@ func absenceCompare(c ssa.Value) (ssa.Value, bool) {
 	return target.Common().Args[0], true
 }
 
-// isEtcdFunc: fn is the etcd client's function or method of that name.
-func isEtcdFunc(fn *types.Func, name string) bool {
-	return fn != nil && fn.Name() == name && fn.Pkg() != nil && rules.LibPath(fn.Pkg().Path()) == rules.EtcdClientPkg
-}
-
 // endsEtcdTxnLock reports whether cc ends the put-if-absent lock l: a
 // Delete of its key or a Revoke of its lease (l nil: of any key or lease,
 // as a release wrapper does).
@@ -160,8 +153,7 @@ func etcdTxnSucceeded(call *ssa.Call, fs failSet) {
 			if !ok || fa.Referrers() == nil {
 				continue
 			}
-			st, ok := derefStruct(fa.X.Type())
-			if !ok || st.Field(fa.Field).Name() != "Succeeded" {
+			if fieldNameOf(fa.X.Type(), fa.Field) != "Succeeded" {
 				continue
 			}
 			for _, l := range *fa.Referrers() {

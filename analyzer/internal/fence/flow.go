@@ -591,6 +591,15 @@ func params(cc *ssa.CallCommon) []ssa.Value {
 	return cc.Args
 }
 
+// branchIf returns the If that ends b when b branches two ways, else nil.
+func branchIf(b *ssa.BasicBlock) *ssa.If {
+	if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+		return nil
+	}
+	ifi, _ := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	return ifi
+}
+
 // receiver returns the call's receiver, or nil for a plain function.
 func receiver(cc *ssa.CallCommon) ssa.Value {
 	if cc.IsInvoke() {

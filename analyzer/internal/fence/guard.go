@@ -47,8 +47,8 @@ func (e *engine) guardOf(f *ssa.Function, instr ssa.Instruction, s *Scope) *Guar
 		return nil
 	}
 	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok || len(d.Succs) != 2 {
+		ifi := branchIf(d)
+		if ifi == nil {
 			continue
 		}
 		t, f2 := d.Succs[0].Dominates(b), d.Succs[1].Dominates(b)
@@ -106,11 +106,8 @@ func (e *engine) tokenChecks(f *ssa.Function) []tokenCheck {
 	}
 	var cs []tokenCheck
 	for _, d := range f.Blocks {
-		if len(d.Instrs) == 0 || len(d.Succs) != 2 {
-			continue
-		}
-		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
+		ifi := branchIf(d)
+		if ifi == nil {
 			continue
 		}
 		c, ok := ifi.Cond.(*ssa.BinOp)
@@ -400,7 +397,7 @@ func (e *engine) isCheckCall(v ssa.Value) (token.Pos, GuardKind, bool) {
 	case name == "Load" && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic":
 		// w.isLeader.Load() on an atomic.Bool ownership flag.
 		if fa, ok := receiver(call.Common()).(*ssa.FieldAddr); ok {
-			if st, ok := derefStruct(fa.X.Type()); ok && rules.IsOwnershipFlagName(st.Field(fa.Field).Name()) {
+			if rules.IsOwnershipFlagName(fieldNameOf(fa.X.Type(), fa.Field)) {
 				return call.Pos(), GuardFlag, true
 			}
 		}

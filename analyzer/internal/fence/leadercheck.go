@@ -34,11 +34,8 @@ func (e *engine) leaderCheckRegions(f *ssa.Function) {
 		return // a test; a body already under a lease, a lock or a token
 	}
 	for _, b := range f.Blocks {
-		if len(b.Instrs) == 0 || len(b.Succs) != 2 {
-			continue
-		}
-		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
+		ifi := branchIf(b)
+		if ifi == nil {
 			continue
 		}
 		cond, yes := ifi.Cond, b.Succs[0]
@@ -103,10 +100,6 @@ func leadershipCheck(cond ssa.Value) (string, token.Pos, bool) {
 }
 
 func leadershipField(fa *ssa.FieldAddr) (string, bool) {
-	st, ok := derefStruct(fa.X.Type())
-	if !ok {
-		return "", false
-	}
-	name := st.Field(fa.Field).Name()
+	name := fieldNameOf(fa.X.Type(), fa.Field)
 	return name, rules.IsLeadershipFlag(name)
 }

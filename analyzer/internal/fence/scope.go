@@ -243,7 +243,7 @@ func (e *engine) regionFromEntry(f *ssa.Function, s *Scope, p *ssa.Parameter, is
 		if released {
 			continue
 		}
-		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && p != nil && len(b.Succs) == 2 {
+		if iff := branchIf(b); iff != nil && p != nil {
 			if c, ok := iff.Cond.(*ssa.BinOp); ok && (c.Op == token.EQL || c.Op == token.NEQ) &&
 				((c.X == ssa.Value(p) && isNilConst(c.Y)) || (c.Y == ssa.Value(p) && isNilConst(c.X))) {
 				if c.Op == token.EQL {

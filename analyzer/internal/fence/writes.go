@@ -885,7 +885,7 @@ func (e *engine) comparesLockKey(c ssa.Value) bool {
 		return false
 	}
 	fn := calleeFunc(call.Common())
-	if fn == nil || fn.Name() != "Compare" || fn.Pkg() == nil || rules.LibPath(fn.Pkg().Path()) != rules.EtcdClientPkg {
+	if !isEtcdFunc(fn, "Compare") {
 		return false
 	}
 	args := call.Common().Args
