@@ -55,6 +55,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -522,7 +523,7 @@ func (d *driver) analyse(n *node) {
 				n.diagnostics = append(n.diagnostics, convert(pkg.Fset, r.Analyzer, diag))
 			}
 		}
-		n.directives = serializeDirectives(lint.ParseDirectives(pkg.Syntax, pkg.Fset), pkg.Fset)
+		n.directives = serializeDirectives(lint.ParseDirectives(withLintComment(pkg.Syntax), pkg.Fset), pkg.Fset)
 	}
 	n.ownFacts = facts.Encode(unitrun.Own)
 	if d.opts.WeakFact == nil {
@@ -637,6 +638,27 @@ func serializeDirectives(dirs []lint.Directive, fset *token.FileSet) []runner.Se
 			Arguments:         dir.Arguments,
 			DirectivePosition: report.DisplayPosition(fset, dir.Directive.Pos()),
 			NodePosition:      report.DisplayPosition(fset, dir.Node.Pos()),
+		}
+	}
+	return out
+}
+
+// withLintComment returns the files that have a comment starting
+// "//lint:", the only ones lint.ParseDirectives can find a directive in.
+// It builds a comment map of every file it is given (an AST walk and a
+// sort per file): on the gen100k benchmark that was 6% of all the bytes
+// the run allocated and 0.6 s of CPU, for no directive at all.
+func withLintComment(files []*ast.File) []*ast.File {
+	var out []*ast.File
+	for _, f := range files {
+	search:
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//lint:") {
+					out = append(out, f)
+					break search
+				}
+			}
 		}
 	}
 	return out
