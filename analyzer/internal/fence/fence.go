@@ -159,28 +159,30 @@ type engine struct {
 
 	gocronDistributed *bool // computed once, on the first gocron.NewTask
 	sql               *sqlCache
-	fixedStrings      map[*types.Var]string          // unexported package-level strings never changed (globalsql.go)
-	tokenCheckMemo    map[*ssa.Function][]tokenCheck // read-then-compare branches per function (guard.go)
-	lockedRows        map[ssa.Value]bool             // gorm roots that took row locks (lockedRowsOn)
-	lockKeyFields     map[*types.Var]bool            // fields holding an etcd lock key (isLockKeyField)
-	condWrites        []condWrite                    // every judged write, for condDefects
-	ifaceFacts        map[*types.Func]*FuncFact      // interface methods resolved over imported implementations
-	ifaceImpls        map[*types.Func][]*types.Func  // their implementations (implementations)
-	mirrors           map[*types.Func]*mirror        // application interface methods that mirror a store (mirror.go)
-	factImpls         []ImplType                     // other packages' implementation types, from ImplsFacts (impls.go)
-	wrappers          int                            // acquire wrappers and with-lock helpers inferred so far
-	heldAtReturn      map[*ssa.Function]acquireInfo  // function literals that return with a lock held (retry.go)
-	runnerReleases    map[*ssa.Function]bool         // functions of this package a retry runner runs: do they release a lock (retry.go)
-	regionsFound      bool                           // step 2 of analyze is done: summaries may be made
-	releasingParams   map[*ssa.Function]paramScope   // lock-parameter functions that release it themselves
-	directed          map[*types.Func]bool           // functions and interface methods carrying a //fencelint: directive
-	sessions          map[*Scope]ssa.Value           // the transaction or pinned connection holding an advisory-lock scope
-	sites             map[*Write]writeSite           // where each write is in SSA (outcome.go)
-	noret             *noReturns                     // calls that cannot return (noreturn.go)
-	decl              *declared                      // declared leases, holds, token parameters, func values (declared.go)
-	forwards          map[*ssa.Function][]Forward    // writes whose statement is a parameter (forward.go)
-	recvTokens        map[*types.Var]bool            // receiver fields a lock-holding method stores a token in (recvlock.go)
-	claimedTables     map[string]bool                // SQL tables some statement of the package claims rows of (leasetable.go)
+	fixedStrings      map[*types.Var]string               // unexported package-level strings never changed (globalsql.go)
+	tokenCheckMemo    map[*ssa.Function][]tokenCheck      // read-then-compare branches per function (guard.go)
+	lockedRows        map[ssa.Value]bool                  // gorm roots that took row locks (lockedRowsOn)
+	lockKeyFields     map[*types.Var]bool                 // fields holding an etcd lock key (isLockKeyField)
+	condWrites        []condWrite                         // every judged write, for condDefects
+	ifaceFacts        map[*types.Func]*FuncFact           // interface methods resolved over imported implementations
+	ifaceImpls        map[*types.Func][]*types.Func       // their implementations (implementations)
+	mirrors           map[*types.Func]*mirror             // application interface methods that mirror a store (mirror.go)
+	factImpls         []ImplType                          // other packages' implementation types, from ImplsFacts (impls.go)
+	wrappers          int                                 // acquire wrappers and with-lock helpers inferred so far
+	heldAtReturn      map[*ssa.Function]acquireInfo       // function literals that return with a lock held (retry.go)
+	runnerReleases    map[*ssa.Function]bool              // functions of this package a retry runner runs: do they release a lock (retry.go)
+	regionsFound      bool                                // step 2 of analyze is done: summaries may be made
+	releasingParams   map[*ssa.Function]paramScope        // lock-parameter functions that release it themselves
+	directed          map[*types.Func]bool                // functions and interface methods carrying a //fencelint: directive
+	sessions          map[*Scope]ssa.Value                // the transaction or pinned connection holding an advisory-lock scope
+	sites             map[*Write]writeSite                // where each write is in SSA (outcome.go)
+	noret             *noReturns                          // calls that cannot return (noreturn.go)
+	decl              *declared                           // declared leases, holds, token parameters, func values (declared.go)
+	forwards          map[*ssa.Function][]Forward         // writes whose statement is a parameter (forward.go)
+	recvTokens        map[*types.Var]bool                 // receiver fields a lock-holding method stores a token in (recvlock.go)
+	claimedTables     map[string]bool                     // SQL tables some statement of the package claims rows of (leasetable.go)
+	leaseStmts        map[string]leaseStmt                // SQL text -> its lease-table reading, once claimedTables is known (leasetable.go)
+	callsOf           map[*ssa.Function][]ssa.Instruction // each function's calls, gos and defers (callSites)
 
 	// weak tokens (weak.go)
 	writeInstr map[*Write]ssa.Instruction // the call instruction of each Write

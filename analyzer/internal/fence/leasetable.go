@@ -447,7 +447,25 @@ func (e *engine) sqlTextOf(cc *ssa.CallCommon) (text string, ok bool) {
 // leaseStmtOf reads the lease-table statement a call runs, if any.
 func (e *engine) leaseStmtOf(cc *ssa.CallCommon) leaseStmt {
 	text, ok := e.sqlTextOf(cc)
-	if !ok || !mayBeLeaseSQL(text) {
+	if !ok {
+		return leaseStmt{}
+	}
+	// Every call is asked (release inference asks of each call whether it
+	// ends a lease), and the same text recurs: read each text once. The
+	// claimed tables are the package's, fixed once computed.
+	if ls, ok := e.leaseStmts[text]; ok {
+		return ls
+	}
+	ls := e.readLeaseSQL(text)
+	if e.leaseStmts == nil {
+		e.leaseStmts = map[string]leaseStmt{}
+	}
+	e.leaseStmts[text] = ls
+	return ls
+}
+
+func (e *engine) readLeaseSQL(text string) leaseStmt {
+	if !mayBeLeaseSQL(text) {
 		return leaseStmt{}
 	}
 	for _, st := range e.parseSQL(text) {
@@ -463,8 +481,15 @@ func mayBeLeaseSQL(text string) bool {
 	return containsFoldASCII(text, "update") || containsFoldASCII(text, "insert") || containsFoldASCII(text, "delete")
 }
 
+// containsFoldASCII reports whether s contains lower (lower-case ASCII)
+// in any case, without allocating.
 func containsFoldASCII(s, lower string) bool {
-	return strings.Contains(strings.ToLower(s), lower)
+	for i := 0; i+len(lower) <= len(s); i++ {
+		if s[i]|0x20 == lower[0] && strings.EqualFold(s[i:i+len(lower)], lower) {
+			return true
+		}
+	}
+	return false
 }
 
 // isClaimedTable: some statement of the package claims rows of table t.
