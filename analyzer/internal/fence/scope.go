@@ -1515,22 +1515,19 @@ func (e *engine) inferRelease(f *ssa.Function) {
 		return
 	}
 	releases := false
-	for _, b := range f.Blocks {
-		for _, instr := range b.Instrs {
-			if cc, _ := callOf(instr); cc != nil && (e.isReleaseCall(cc) || e.deletesLockObject(f, cc)) {
-				releases = true
-			}
+	for _, instr := range e.callSites(f) {
+		if cc, _ := callOf(instr); e.isReleaseCall(cc) || e.deletesLockObject(f, cc) {
+			releases = true
+			break
 		}
 	}
 	if !releases {
 		return // most functions: no need to look for acquires
 	}
-	for _, b := range f.Blocks {
-		for _, instr := range b.Instrs {
-			if call, ok := instr.(*ssa.Call); ok {
-				if _, ok := e.acquireOf(call); ok {
-					return // it takes a lock too: an acquire or with-lock helper
-				}
+	for _, instr := range e.callSites(f) {
+		if call, ok := instr.(*ssa.Call); ok {
+			if _, ok := e.acquireOf(call); ok {
+				return // it takes a lock too: an acquire or with-lock helper
 			}
 		}
 	}
