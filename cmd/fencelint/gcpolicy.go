@@ -82,11 +82,12 @@ func tuneGC() {
 // as is live is allocated, which on gen100k (live 15-45 MB, 7.4 GB
 // allocated in all) is 263 collections. Letting the heap grow back
 // toward the size it already had costs no new peak: measured in pairs
-// (docs/performance.md, run 18), gen100k used 10% less CPU, temporal's
-// ./common/... 9% less at the same peak RSS, gen10k 5% less at a peak
-// RSS still level with the load floor's. A headroom of 64 MB instead of
-// minHeapGoal saved more (16% on gen100k) but raised gen10k's peak RSS
-// above the floor's.
+// (docs/performance.md, run 18), gen100k used 10% less CPU and gen10k 5%
+// less, at a peak RSS about 10 MB above the load floor's median (within
+// its range); temporal's ./common/... was unchanged in CPU and RSS. A
+// headroom of 64 MB instead of minHeapGoal saved more (16% on gen100k)
+// but raised gen10k's peak RSS above the floor's range; no cap at all
+// (the largest goal so far) raised temporal's peak RSS by a quarter.
 func heapGoal(live, highest uint64) uint64 {
 	return max(minHeapGoal, min(live+minHeapGoal, highest))
 }
