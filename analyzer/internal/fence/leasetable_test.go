@@ -58,3 +58,26 @@ func TestReadLeaseStmt(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsFoldASCII: the write-verb test before a statement is read
+// finds a verb in any case and anywhere, as strings.ToLower then
+// strings.Contains did.
+func TestContainsFoldASCII(t *testing.T) {
+	for _, c := range []struct {
+		s, word string
+		want    bool
+	}{
+		{"UPDATE locks SET holder = $1", "update", true},
+		{"insert into jobs values ($1)", "insert", true},
+		{"with x as (select 1) DeLeTe from t", "delete", true},
+		{"SELECT * FROM updates_log", "update", true}, // a prefilter: any occurrence
+		{"SELECT holder FROM locks", "update", false},
+		{"UPDAT", "update", false},
+		{"", "update", false},
+		{"@PDATE", "update", false}, // '@'|0x20 is '`', not 'u'
+	} {
+		if got := containsFoldASCII(c.s, c.word); got != c.want {
+			t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", c.s, c.word, got, c.want)
+		}
+	}
+}
