@@ -91,6 +91,10 @@ var GoRedis = Lib{
 		Write{Func: redisCmd + "MSet", Kind: KVBlind, Store: "Redis", KeyArg: -1, Outcome: NoOutcome},
 		Write{Func: redisCmd + "MSetNX", Kind: KVBlind, Store: "Redis", KeyArg: -1, Outcome: NoOutcome},
 		Write{Func: redisCmd + "XAdd", Kind: KVBlind, Store: "Redis", KeyArg: -1, Outcome: NoOutcome},
+		// Do sends any command by name: the engine reads it as redigo's
+		// Do (SET NX takes a lock, SET and HSET are blind writes, EVAL runs
+		// a script).
+		Write{Func: redisCmd + "Do", Kind: RedigoDo, Store: "Redis", QueryArg: 1, ArgsFrom: 1, KeyArg: -1, Outcome: unmodelled},
 		Write{Func: redisCmd + "Eval", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
 		Write{Func: redisCmd + "EvalSha", Kind: RedisScript, Store: "Redis", QueryArg: 1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},
 		Write{Func: redisCmd + "FCall", Kind: RedisScript, Store: "Redis", QueryArg: -1, ArgsFrom: 3, KeyArg: -1, Outcome: scriptOutcome},

@@ -141,9 +141,11 @@ const (
 	// at InputArg, or the token in the blob name (KeyArg, or the name the
 	// client was made for), are the fence (see AzureBlob).
 	AzureWrite
-	// RedigoDo: a redigo command, Conn.Do(name, args...): the constant
-	// command name at QueryArg says what it is (a blind write, EVAL of a
-	// script, a read), its arguments are the variadic at ArgsFrom.
+	// RedigoDo: a command sent by name, redigo's Conn.Do(name, args...):
+	// the constant command name at QueryArg says what it is (a blind
+	// write, EVAL of a script, SET NX, a read), its arguments are the
+	// variadic at ArgsFrom. When QueryArg equals ArgsFrom the name is the
+	// variadic's first element (go-redis's Do(ctx, "SET", key, ...)).
 	RedigoDo
 	// RedigoScript: (*redigo.Script).Do(c, keysAndArgs...): the script
 	// and its key count come from redis.NewScript; keys and ARGV are the

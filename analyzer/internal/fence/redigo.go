@@ -8,8 +8,9 @@ import (
 )
 
 // redigo (github.com/gomodule/redigo) sends every command through one
-// method, Conn.Do(name, args...). The command name is read as a constant;
-// a name that is not one is not guessed at.
+// method, Conn.Do(name, args...); go-redis's Do(ctx, name, args...) does
+// the same for any command. The command name is read as a constant; a
+// name that is not one is not guessed at.
 
 // redigoCommand reads a redigo call's command name (upper case) and its
 // arguments; ok is false when the name is not a constant or the
@@ -19,6 +20,15 @@ func redigoCommand(cc *ssa.CallCommon, w *rules.Write) (cmd string, args []ssa.V
 	if w.QueryArg < 0 || w.QueryArg >= len(ps) || w.ArgsFrom >= len(ps) {
 		return "", nil, false
 	}
+	if w.QueryArg == w.ArgsFrom {
+		// go-redis Do(ctx, "SET", key, ...): the name leads the variadic.
+		all, ok := unpackVariadic(ps[w.ArgsFrom])
+		if !ok || len(all) == 0 || all[0] == nil {
+			return "", nil, false
+		}
+		name, ok := constString(all[0])
+		return strings.ToUpper(name), all[1:], ok
+	}
 	name, ok := constString(ps[w.QueryArg])
 	if !ok {
 		return "", nil, false
@@ -27,10 +37,11 @@ func redigoCommand(cc *ssa.CallCommon, w *rules.Write) (cmd string, args []ssa.V
 	return strings.ToUpper(name), args, ok
 }
 
-// redigoRule returns the redigo rule of a call, if it is one.
+// redigoRule returns the rule of a command sent by name (redigo, or
+// go-redis's Do), if the call is one.
 func redigoRule(cc *ssa.CallCommon) (*rules.Write, bool) {
 	fn := calleeFunc(cc)
-	if !rules.IsRedigo(fn) {
+	if !rules.IsRedigo(fn) && !(fn != nil && fn.Name() == "Do" && rules.IsRedisCommand(fn)) {
 		return nil, false
 	}
 	w, ok := rules.WriteOf(fn)

@@ -344,10 +344,16 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		if ai, ok := e.k8sLeaseClaim(call, w); ok {
 			return ai, true
 		}
-		// redigo's Do("SET", key, val, "NX", ...) on a lock's key.
+		// redigo's Do("SET", key, val, "NX", ...) on a lock's key, or
+		// go-redis's Do(ctx, "SET", key, val, "NX", ...), whose *Cmd
+		// fails with redis.Nil when the key is taken.
 		if key, ok := e.redigoSetNX(call); ok {
 			if !e.isLockKeyVal(call, key) {
 				return acquireInfo{}, false
+			}
+			if !rules.IsRedigo(fn) {
+				return acquireInfo{success: rules.StatusCmdOK, lock: rules.RedigoLock, noToken: true, keyArg: -1, keyVal: key,
+					source: "library: go-redis Do SET NX"}, true
 			}
 			return acquireInfo{success: rules.ErrNil, lock: rules.RedigoLock, noToken: true, keyArg: -1, keyVal: key,
 				source: "library: redigo SET NX"}, true

@@ -328,6 +328,9 @@ func writeArgsOf(w rules.Write, q, a, in, k, v argRef, unread func(...argRef) []
 	case rules.SQLStmtWrite:
 		return append([]argRef{a}, unread(in, k, v)...) // QueryArg is -1: the SQL is the Prepare's
 	case rules.RedigoDo:
+		if w.QueryArg == w.ArgsFrom {
+			q.want = argSlice // go-redis Do(ctx, args...): the name leads the variadic
+		}
 		return append([]argRef{q, a}, unread(in, k, v)...)
 	case rules.RedisScript, rules.RedigoScript:
 		if w.QueryArg == -1 {

@@ -94,6 +94,8 @@ type cmdable func(ctx context.Context, cmd Cmder) error
 
 func (c cmdable) Del(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
 
+func (c cmdable) Do(ctx context.Context, args ...interface{}) *Cmd { panic("stub") }
+
 func (c cmdable) Unlink(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
 
 func (c cmdable) Exists(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
@@ -456,4 +458,5 @@ type UniversalClient interface {
 	Cmdable
 	Close() error
 	Watch(ctx context.Context, fn func(*Tx) error, keys ...string) error
+	Do(ctx context.Context, args ...interface{}) *Cmd
 }
