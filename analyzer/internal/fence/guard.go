@@ -394,12 +394,10 @@ func (e *engine) isCheckCall(v ssa.Value) (token.Pos, GuardKind, bool) {
 		return call.Pos(), GuardLease, true
 	case fn.Pkg() != nil && fn.Pkg().Path() == rules.ClockPkg && rules.ClockChecks[name]:
 		return call.Pos(), GuardClock, true
-	case name == "Load" && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic":
+	case name == "Load":
 		// w.isLeader.Load() on an atomic.Bool ownership flag.
-		if fa, ok := receiver(call.Common()).(*ssa.FieldAddr); ok {
-			if rules.IsOwnershipFlagName(fieldNameOf(fa.X.Type(), fa.Field)) {
-				return call.Pos(), GuardFlag, true
-			}
+		if field, ok := atomicFieldLoad(call); ok && rules.IsOwnershipFlagName(field) {
+			return call.Pos(), GuardFlag, true
 		}
 	case name == "Err" && sig.Recv() != nil:
 		// session.Ctx().Err(): the session's own liveness.

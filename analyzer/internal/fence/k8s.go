@@ -413,6 +413,20 @@ func fieldNameOf(t types.Type, i int) string {
 	return st.Field(i).Name()
 }
 
+// atomicFieldLoad returns the name of the struct field whose sync/atomic
+// value call Loads (w.isLeader.Load() on an atomic.Bool field).
+func atomicFieldLoad(call *ssa.Call) (string, bool) {
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.Name() != "Load" || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
+		return "", false
+	}
+	fa, ok := receiver(call.Common()).(*ssa.FieldAddr)
+	if !ok {
+		return "", false
+	}
+	return fieldNameOf(fa.X.Type(), fa.Field), true
+}
+
 // isLeaseObjectWrite: the write's object (or, for a Patch, its target) is
 // a Kubernetes Lease used as a lock: its writes (acquire, renew, release)
 // are the lock's own bookkeeping, never protected writes.

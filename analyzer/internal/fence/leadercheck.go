@@ -79,12 +79,8 @@ func leadershipCheck(cond ssa.Value) (string, token.Pos, bool) {
 			return fn.Name() + "()", c.Pos(), true
 		}
 		// w.isLeader.Load() on an atomic.Bool field
-		if fn.Name() == "Load" && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
-			if fa, ok := receiver(c.Common()).(*ssa.FieldAddr); ok {
-				if name, ok := leadershipField(fa); ok {
-					return name, c.Pos(), true
-				}
-			}
+		if field, ok := atomicFieldLoad(c); ok && rules.IsLeadershipFlag(field) {
+			return field, c.Pos(), true
 		}
 	case *ssa.UnOp:
 		if c.Op != token.MUL || !isBool(c.Type()) {

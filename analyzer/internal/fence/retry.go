@@ -103,11 +103,10 @@ func (e *engine) runnerReleasesLock(cc *ssa.CallCommon) bool {
 	}
 	e.runnerReleases[cb] = false // a cycle (f retries itself) finds no release
 	rel := false
-	for _, b := range cb.Blocks {
-		for _, instr := range b.Instrs {
-			if c, _ := callOf(instr); c != nil && e.isReleaseCall(c) {
-				rel = true
-			}
+	for _, instr := range e.callSites(cb) {
+		if c, _ := callOf(instr); e.isReleaseCall(c) {
+			rel = true
+			break
 		}
 	}
 	e.runnerReleases[cb] = rel

@@ -351,12 +351,12 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 			if !e.isLockKeyVal(call, key) {
 				return acquireInfo{}, false
 			}
+			ai := acquireInfo{success: rules.ErrNil, lock: rules.RedigoLock, noToken: true, keyArg: -1, keyVal: key,
+				source: "library: redigo SET NX"}
 			if !rules.IsRedigo(fn) {
-				return acquireInfo{success: rules.StatusCmdOK, lock: rules.RedigoLock, noToken: true, keyArg: -1, keyVal: key,
-					source: "library: go-redis Do SET NX"}, true
+				ai.success, ai.source = rules.StatusCmdOK, "library: go-redis Do SET NX"
 			}
-			return acquireInfo{success: rules.ErrNil, lock: rules.RedigoLock, noToken: true, keyArg: -1, keyVal: key,
-				source: "library: redigo SET NX"}, true
+			return ai, true
 		}
 		// SQL that takes a PostgreSQL advisory lock; any other storage
 		// call is not an acquire.
