@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -57,25 +58,39 @@ func newJSONLineFixer(as []*lint.Analyzer) *jsonLineFixer {
 
 // write fixes every line of data and writes it to w.
 func (f *jsonLineFixer) write(w io.Writer, data []byte) error {
-	var out bytes.Buffer
-	for line := range bytes.Lines(data) {
-		if !f.fast(&out, line) {
+	return f.copy(w, bytes.NewReader(data))
+}
+
+// copy fixes every line read from r and writes it to w, holding one line
+// (and a buffer of each side) at a time.
+func (f *jsonLineFixer) copy(w io.Writer, r io.Reader) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	out := bufio.NewWriterSize(w, 64<<10)
+	var long []byte // a line longer than br's buffer, gathered
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
+			continue
+		}
+		if long != nil {
+			line, long = append(long, line...), nil
+		}
+		if len(line) > 0 && !f.fast(out, line) {
 			out.Write(addJSONURLs(fixJSONSeverity(line, f.as), f.as))
 		}
-		if out.Len() >= 64<<10 {
-			if _, err := w.Write(out.Bytes()); err != nil {
-				return err
-			}
-			out.Reset()
+		if err == io.EOF {
+			return out.Flush()
+		}
+		if err != nil {
+			return err
 		}
 	}
-	_, err := w.Write(out.Bytes())
-	return err
 }
 
 // fast writes the fixed line to out and reports true when line has the
 // shape described at jsonLineFixer.
-func (f *jsonLineFixer) fast(out *bytes.Buffer, line []byte) bool {
+func (f *jsonLineFixer) fast(out *bufio.Writer, line []byte) bool {
 	const codeKey = `{"code":"`
 	if !bytes.HasPrefix(line, []byte(codeKey)) || !bytes.HasSuffix(line, []byte("}\n")) {
 		return false

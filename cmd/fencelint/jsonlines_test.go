@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -87,8 +89,31 @@ func TestJSONLineFixerMatchesTwoPasses(t *testing.T) {
 	}
 	// The fast path, not the fallback, handled our analyzers' lines.
 	f := newJSONLineFixer(analyzer.All)
-	var sink bytes.Buffer
-	if !f.fast(&sink, []byte(lintcmdLine(t, "unfencedwrite", "error", `a "quoted" <tag>`, []string{"x"}))) {
+	sink := bufio.NewWriter(io.Discard)
+	if !f.fast(sink, []byte(lintcmdLine(t, "unfencedwrite", "error", `a "quoted" <tag>`, []string{"x"}))) {
 		t.Error("a lintcmd line of unfencedwrite took the two-pass path")
+	}
+}
+
+// TestJSONLineFixerLongLines: a line longer than the reader's 64 KB
+// buffer, and a last line without its newline, come out as the two
+// passes write them.
+func TestJSONLineFixerLongLines(t *testing.T) {
+	long := lintcmdLine(t, "unfencedwrite", "error", strings.Repeat("x", 200<<10), nil)
+	short := lintcmdLine(t, "appcheck", "warning", "m", nil)
+	for _, in := range []string{
+		long + short,
+		short + long,
+		short + strings.TrimSuffix(long, "\n"),
+		strings.Repeat("y", 100<<10),
+	} {
+		want := addJSONURLs(fixJSONSeverity([]byte(in), analyzer.All), analyzer.All)
+		var got bytes.Buffer
+		if err := newJSONLineFixer(analyzer.All).copy(&got, strings.NewReader(in)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("input of %d bytes: got %d bytes, want %d", len(in), got.Len(), len(want))
+		}
 	}
 }

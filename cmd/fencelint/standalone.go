@@ -473,20 +473,27 @@ func executeFormatted(cmd *lintcmd.Command, format string, edit func(run map[str
 	if format != "sarif" && format != "json" {
 		return cmd.Execute()
 	}
-	var buf bytes.Buffer
-	status, err := captureStdout(&buf, cmd.Execute)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fencelint:", err)
-		return exitFailure
-	}
 	if format == "json" {
+		// Line by line from the captured file: an 80,001-finding output
+		// is 46 MB, which a buffer would hold whole and copy as it grows.
 		// Severity first: its rewriter re-encodes each line, and would
 		// drop the url field added after it.
-		if err := newJSONLineFixer(analyzer.All).write(os.Stdout, buf.Bytes()); err != nil {
+		fixer := newJSONLineFixer(analyzer.All)
+		status, err := captureStdout(cmd.Execute, func(r io.Reader) error { return fixer.copy(os.Stdout, r) })
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "fencelint:", err)
 			return exitFailure
 		}
 		return status
+	}
+	var buf bytes.Buffer
+	status, err := captureStdout(cmd.Execute, func(r io.Reader) error {
+		_, err := buf.ReadFrom(r)
+		return err
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fencelint:", err)
+		return exitFailure
 	}
 	fixed, err := fixSARIF(buf.Bytes(), analyzer.All, edit)
 	if err != nil {
@@ -613,9 +620,9 @@ func withStdout(f *os.File, fn func() int) int {
 	return fn()
 }
 
-// captureStdout runs fn with os.Stdout going to a temporary file whose
-// contents it then copies to w.
-func captureStdout(w io.Writer, fn func() int) (int, error) {
+// captureStdout runs fn with os.Stdout going to a temporary file, then
+// hands use that file's contents from the start.
+func captureStdout(fn func() int, use func(io.Reader) error) (int, error) {
 	f, err := os.CreateTemp("", "fencelint-stdout-")
 	if err != nil {
 		return 0, err
@@ -626,8 +633,7 @@ func captureStdout(w io.Writer, fn func() int) (int, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return status, err
 	}
-	_, err = io.Copy(w, f)
-	return status, err
+	return status, use(f)
 }
 
 // liftAnalyzerFlags exposes each analyzer's own flags, and those of the
