@@ -3,6 +3,7 @@ package fence
 import (
 	"go/types"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -131,7 +132,14 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 			set, setArgs, setsKnown = col+" = ?", []ssa.Value{ps[w.InputArg]}, true
 		}
 	} else if (fn.Name() == "Updates" || fn.Name() == "UpdateColumns") && len(ps) == 1 {
-		if m, ok := mapEntries(ps[0]); ok && len(m) > 0 {
+		m, ok := mapEntries(ps[0])
+		if !ok {
+			// Updates(Inventory{Stocks: n, Version: v + 1}): a struct
+			// literal built here sets the columns of the fields it fills
+			// (gorm skips zero fields; a literal names those it means).
+			m, ok = gormStructColumns(ps[0])
+		}
+		if ok && len(m) > 0 {
 			cols := slices.Sorted(maps.Keys(m))
 			if !slices.ContainsFunc(cols, func(c string) bool { return !isIdent(c) }) {
 				set, setArgs, setsKnown = "", nil, true
@@ -304,6 +312,63 @@ func modelName(t types.Type) string {
 		break
 	}
 	return ""
+}
+
+// gormStructColumns returns, for a struct literal built in the function
+// (Inventory{...} or &Inventory{...}), the value stored in each field it
+// fills, keyed by the field's column: its gorm:"column:..." tag, else
+// gorm's default naming (snake case: GoodsID -> goods_id).
+func gormStructColumns(v ssa.Value) (map[string]ssa.Value, bool) {
+	fields, ok := fieldStores(v)
+	if !ok {
+		return nil, false
+	}
+	st, ok := derefStruct(stripValue(v).Type())
+	if !ok {
+		return nil, false
+	}
+	out := map[string]ssa.Value{}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if val, ok := fields[f.Name()]; ok {
+			out[gormColumn(f.Name(), st.Tag(i))] = val
+		}
+	}
+	return out, true
+}
+
+// gormColumn is the column gorm maps a struct field to.
+func gormColumn(field, tag string) string {
+	for _, part := range strings.Split(reflect.StructTag(tag).Get("gorm"), ";") {
+		if k, v, ok := strings.Cut(part, ":"); ok && strings.EqualFold(strings.TrimSpace(k), "column") {
+			return strings.TrimSpace(v)
+		}
+	}
+	return snakeCase(field)
+}
+
+// snakeCase is gorm's default column naming: an underscore before an
+// upper-case letter that follows a lower-case one or a digit, or that
+// starts a word after an initialism (HTTPServer -> http_server).
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		upper := 'A' <= c && c <= 'Z'
+		if upper && i > 0 {
+			prev := s[i-1]
+			prevLower := 'a' <= prev && prev <= 'z' || '0' <= prev && prev <= '9'
+			nextLower := i+1 < len(s) && 'a' <= s[i+1] && s[i+1] <= 'z'
+			if prevLower || ('A' <= prev && prev <= 'Z' && nextLower) {
+				b.WriteByte('_')
+			}
+		}
+		if upper {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 func isIdent(s string) bool {

@@ -318,6 +318,15 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 		ev.verdict = Unknown
 		return
 	}
+	if col, ok := versionCAS(stmt, conds, b); ok {
+		// Optimistic concurrency on the row's own version: the store
+		// rejects the write when anyone changed the row since the value
+		// compared was read, as a ZooKeeper Set with the Stat.Version of
+		// its Get does (docs/design.md).
+		ev.verdict = Fenced
+		ev.compares = append(ev.compares, Compare{Column: col, Op: "=", Token: "the " + col + " it read (compare-and-set)"})
+		return
+	}
 	if stmt.Verb == sqlcond.Insert && stmt.DoNothing && len(recorded) > 0 {
 		ev.verdict = Fenced // token-keyed row: a stale holder's insert is a no-op
 		return
@@ -376,6 +385,84 @@ func cqlUnfenced(ev *eval, stmt *sqlcond.Statement) {
 		ev.blind = !stmt.Partial
 	default:
 		ev.detail = "its IF does not compare a fence column with the token"
+	}
+}
+
+// versionCAS recognises an UPDATE that is a compare-and-set on a version
+// column of the row: its condition requires the column to equal a bound
+// value (version = $2, not a constant, not another column) and its SET
+// moves the column on (version = version + 1, or version = a different
+// bound value), so a writer whose read is stale matches no row. A SET
+// that leaves the column as it is (version = $2 again) is no CAS: it
+// keeps the row's version, and a stale writer's compare still holds.
+func versionCAS(stmt *sqlcond.Statement, conds []sqlcond.Conjunct, b *binder) (string, bool) {
+	if stmt.Verb != sqlcond.Update {
+		return "", false
+	}
+	for _, c := range conds {
+		if c.Unknown || len(c.Or) != 1 || c.Or[0].Op != "=" {
+			continue
+		}
+		col, val := c.Or[0].Left, c.Or[0].Right
+		if col.Column == "" {
+			col, val = val, col
+		}
+		if col.Column == "" || val.Column != "" || val.Literal != "" || len(val.Params) != 1 || !fenceLikeColumn(col.Column) {
+			continue
+		}
+		for _, a := range stmt.Set {
+			if a.Column == col.Column && movesOn(a.Value, col.Column, val.Params[0], b) {
+				return col.Column, true
+			}
+		}
+	}
+	return "", false
+}
+
+// movesOn: the value assigned to column differs from the one compared:
+// an expression over the column itself or over the compared value
+// (version + 1, $2 + 1), or one bound value that is not the compared one.
+func movesOn(v sqlcond.Operand, column string, compared sqlcond.Placeholder, b *binder) bool {
+	if v.Column != "" || v.Literal != "" {
+		return false
+	}
+	if !v.IsParam {
+		if containsWord(strings.ToLower(v.Text), column) {
+			return true
+		}
+		y := b.value(compared)
+		for _, p := range v.Params {
+			if x := b.value(p); samePlaceholder(p, compared) || x != nil && y != nil && stripValue(x) == stripValue(y) {
+				return true
+			}
+		}
+		return false
+	}
+	p := v.Params[0]
+	if samePlaceholder(p, compared) {
+		return false
+	}
+	x, y := b.value(p), b.value(compared)
+	return x != nil && y != nil && stripValue(x) != stripValue(y)
+}
+
+func samePlaceholder(p, q sqlcond.Placeholder) bool {
+	return p.Kind == q.Kind && p.Index == q.Index && strings.EqualFold(p.Name, q.Name)
+}
+
+// containsWord: word occurs in s not as part of a longer identifier.
+func containsWord(s, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || !isIdentByte(s[j-1])) && (end == len(s) || !isIdentByte(s[end])) {
+			return true
+		}
+		i = j + 1
 	}
 }
 

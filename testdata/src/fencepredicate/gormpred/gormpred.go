@@ -30,8 +30,12 @@ func mapRecordedGood(ctx context.Context, db *gorm.DB, lease *Lease, id int64) e
 }
 
 func structValuesGood(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
-	// ok: a struct's fields are not read, so what it records is unknown
+	// ok: the struct literal's Fence field records the token in the compared column
 	return db.WithContext(ctx).Model(&Job{}).Where("id = ? AND fence < ?", id, lease.Token).Updates(Job{State: "done", Fence: lease.Token}).Error
+}
+
+func structNotRecordedBad(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
+	return db.WithContext(ctx).Model(&Job{}).Where("id = ? AND fence < ?", id, lease.Token).Updates(Job{State: "done"}).Error // want `Updates compares fence with the token but never records it: the storage never learns the newest token`
 }
 
 func reversedBad(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
