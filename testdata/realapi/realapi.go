@@ -38,6 +38,8 @@ import (
 	_ "github.com/samuel/go-zookeeper/zk"
 	_ "github.com/google/uuid"
 	_ "github.com/hashicorp/consul/api"
+	_ "github.com/hazelcast/hazelcast-go-client"
+	_ "github.com/hazelcast/hazelcast-go-client/types"
 	_ "github.com/jackc/pgconn"
 	_ "github.com/jackc/pgx/v4"
 	_ "github.com/jackc/pgx/v4/pgxpool"
