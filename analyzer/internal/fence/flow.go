@@ -563,7 +563,10 @@ func calleeFunc(cc *ssa.CallCommon) *types.Func {
 	switch f := cc.Value.(type) {
 	case *ssa.Function:
 		if obj, ok := f.Object().(*types.Func); ok {
-			return obj
+			// A method of an instantiated type ((*Repo[int]).Touch) is
+			// its generic declaration's: facts and summaries are the
+			// declaration's.
+			return obj.Origin()
 		}
 		if f.Origin() != nil {
 			if obj, ok := f.Origin().Object().(*types.Func); ok {

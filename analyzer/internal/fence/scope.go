@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -1620,7 +1621,7 @@ func (e *engine) sameKey(r *region, cc *ssa.CallCommon) bool {
 // concatenations and calls of static functions structurally, anything
 // else by SSA identity.
 func keyFingerprint(v ssa.Value, depth int) string {
-	v = stripValue(v)
+	v = boundValue(stripValue(v))
 	if s, ok := constString(v); ok {
 		return strconv.Quote(s)
 	}
@@ -1628,6 +1629,13 @@ func keyFingerprint(v ssa.Value, depth int) string {
 		return fmt.Sprintf("%p", v)
 	}
 	switch x := v.(type) {
+	case *ssa.UnOp:
+		// A variable read: the same variable, in the function or in a
+		// closure that captured it (the release func an acquire helper
+		// returns deletes "lock:"+key of its enclosing call).
+		if a, ok := boundValue(x.X).(*ssa.Alloc); ok && x.Op == token.MUL {
+			return fmt.Sprintf("*%p", a)
+		}
 	case *ssa.BinOp:
 		return "(" + keyFingerprint(x.X, depth+1) + x.Op.String() + keyFingerprint(x.Y, depth+1) + ")"
 	case *ssa.Call:
@@ -1647,6 +1655,39 @@ func keyFingerprint(v ssa.Value, depth int) string {
 		}
 	}
 	return fmt.Sprintf("%p", v)
+}
+
+// boundValue returns, for a free variable of a function literal made
+// once in its enclosing function, the value the closure captured there;
+// any other value unchanged.
+func boundValue(v ssa.Value) ssa.Value {
+	for range 4 {
+		fv, ok := v.(*ssa.FreeVar)
+		if !ok {
+			return v
+		}
+		anon := fv.Parent()
+		idx := slices.Index(anon.FreeVars, fv)
+		if idx < 0 || anon.Parent() == nil {
+			return v
+		}
+		var bound ssa.Value
+		for _, b := range anon.Parent().Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == anon && idx < len(mc.Bindings) {
+					if bound != nil {
+						return v // made more than once: not one value
+					}
+					bound = mc.Bindings[idx]
+				}
+			}
+		}
+		if bound == nil {
+			return v
+		}
+		v = stripValue(bound)
+	}
+	return v
 }
 
 // inferWrapper records acquire wrappers and with-lock helpers as facts.

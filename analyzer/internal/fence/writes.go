@@ -360,7 +360,14 @@ func (e *engine) lockLeaseOption(f *ssa.Function, s *Scope, cc *ssa.CallCommon) 
 // isBookkeeping: writes to the lock's own key (release, renew) and calls
 // inside the lock library are not protected writes.
 func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCommon, w *rules.Write) bool {
-	for _, r := range e.regions[f] {
+	// A closure made inside a region runs in it (propagateClosures): the
+	// enclosing functions' lock keys are its own (the release func an
+	// acquire helper returns deletes the key the helper set).
+	var regions []*region
+	for g := f; g != nil; g = g.Parent() {
+		regions = append(regions, e.regions[g]...)
+	}
+	for _, r := range regions {
 		if r.key != nil && e.sameKey(r, cc) {
 			return true
 		}
@@ -1016,8 +1023,13 @@ func (e *engine) evalHelper(f *ssa.Function, cc *ssa.CallCommon, fn *types.Func,
 	}
 	ff := e.calleeFact(fn)
 	if ff == nil {
-		if callee, ok := cc.Value.(*ssa.Function); ok && callee.Pkg == e.pkg && !cc.IsInvoke() {
-			ff = e.summary(callee)
+		if callee, ok := cc.Value.(*ssa.Function); ok && !cc.IsInvoke() {
+			if o := callee.Origin(); o != nil {
+				callee = o // an instance ((*Repo[int]).Touch): its generic body's summary
+			}
+			if callee.Pkg == e.pkg {
+				ff = e.summary(callee)
+			}
 		}
 	}
 	return e.evalHelperFact(cc, ff, fn.Name(), s)
