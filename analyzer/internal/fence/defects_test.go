@@ -39,8 +39,12 @@ func TestTokenDefects(t *testing.T) {
 				}
 				// saveBad's tok is a token parameter: its fallback write is
 				// in a lock scope, unfenced, named on the defect and
-				// Omitted (unfencedwrite leaves it to optionaltoken).
-				if d.Token != nil && d.Token.Name == "tok" && (d.Write == nil || d.Write.Verdict != fence.Unfenced || !d.Write.Omitted) {
+				// Omitted (unfencedwrite leaves it to optionaltoken). A
+				// test that only chooses the statement (chosen.go) leaves
+				// one write whose SQL is chosen at run time, which the
+				// engine does not read: no write on the defect.
+				chosen := len(d.Related) > 0 && d.Related[len(d.Related)-1].Message == "the write that runs it"
+				if d.Token != nil && d.Token.Name == "tok" && !chosen && (d.Write == nil || d.Write.Verdict != fence.Unfenced || !d.Write.Omitted) {
 					t.Errorf("%v: the fallback write in the token's scope is not on the defect: %+v", at, d.Write)
 				}
 			}

@@ -809,6 +809,10 @@ func (c *optChecker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 	if t := c.pass.TypesInfo.TypeOf(x); t == nil || types.Identical(t, types.Universe.Lookup("error").Type()) || !c.tokenish(x) {
 		return
 	}
+	if ifs.Else == nil && !terminates(ifs.Body) {
+		c.checkChosenStatement(ifs, rest, x, zeroInBody)
+		return
+	}
 	var zero, other []ast.Node
 	body := []ast.Node{ifs.Body}
 	restNodes := func() []ast.Node {
@@ -865,6 +869,92 @@ func (c *optChecker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 			d.Write = n.ev.write
 		}
 	}
+}
+
+// checkChosenStatement reports a test of the token that only chooses the
+// statement a later write runs:
+//
+//	q := "UPDATE docs SET body = $2 WHERE id = $1"
+//	if tok > 0 {
+//		q = "UPDATE docs SET body = $2, fence = $3 WHERE id = $1 AND fence < $3"
+//		args = append(args, tok)
+//	}
+//	pool.Exec(ctx, q, args...)
+//
+// The if's body assigns a string variable (= or +=) that the write after
+// it takes as an argument; when the body is the token's branch it must
+// also use the token (or name a fence column in what it assigns), so that
+// an if that picks a table name is not read as a fence.
+func (c *optChecker) checkChosenStatement(ifs *ast.IfStmt, rest []ast.Stmt, x ast.Expr, zeroInBody bool) {
+	key := types.ExprString(x)
+	var chosen types.Object
+	var assign ast.Node
+	fenceWord := false
+	for _, st := range ifs.Body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || (as.Tok != token.ASSIGN && as.Tok != token.ADD_ASSIGN) {
+			continue
+		}
+		id, ok := as.Lhs[0].(*ast.Ident)
+		if !ok {
+			continue
+		}
+		obj := c.pass.TypesInfo.Uses[id]
+		if obj == nil || !types.Identical(obj.Type().Underlying(), types.Typ[types.String]) {
+			continue
+		}
+		chosen, assign = obj, as
+		if tv, ok := c.pass.TypesInfo.Types[as.Rhs[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			for _, w := range strings.FieldsFunc(constant.StringVal(tv.Value), func(r rune) bool { return !isIdentRune(r) }) {
+				if fenceLikeColumn(w) {
+					fenceWord = true
+				}
+			}
+		}
+		break
+	}
+	if chosen == nil {
+		return
+	}
+	if !zeroInBody && !fenceWord && !mentions(ifs.Body, key) {
+		return
+	}
+	var restNodes []ast.Node
+	for _, st := range rest {
+		restNodes = append(restNodes, st)
+	}
+	write := c.findWrite(restNodes, func(call *ast.CallExpr) bool {
+		// The engine does not read a statement chosen at run time (its
+		// verdict is no write), so the library's rule says it writes.
+		fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+		if fn == nil {
+			return false
+		}
+		if w, ok := c.e.writeOf(fn); !ok || w.Kind.Mechanism() != rules.MechText {
+			return false
+		}
+		for _, a := range call.Args {
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == chosen {
+				return true
+			}
+		}
+		return false
+	})
+	if write == nil {
+		return
+	}
+	d := c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: key, Func: types.ExprString(write.Fun), Zero: c.zeroWord(ifs.Cond, x)},
+		Related{Pos: assign.Pos(), End: assign.End(), Message: "the statement chosen by the test"},
+		Related{Pos: write.Pos(), End: write.End(), Message: "the write that runs it"})
+	if d != nil {
+		if n, ok := c.e.callEvals[write.Lparen]; ok {
+			d.Write = n.ev.write
+		}
+	}
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 }
 
 // zeroWord names the missing token as the test sees it: "nil" for a nil
