@@ -169,3 +169,9 @@ func TestContentAddressedKeys(t *testing.T) {
 func TestRetryRunners(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/retry")
 }
+
+// TestRunners: locks taken and released through the application's own
+// runners, and writes through the session that holds an advisory lock.
+func TestRunners(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/runners", "unfencedwrite/runners/util")
+}

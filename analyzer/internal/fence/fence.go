@@ -174,7 +174,9 @@ type engine struct {
 	regionsFound      bool                                // step 2 of analyze is done: summaries may be made
 	releasingParams   map[*ssa.Function]paramScope        // lock-parameter functions that release it themselves
 	directed          map[*types.Func]bool                // functions and interface methods carrying a //fencelint: directive
-	sessions          map[*Scope]ssa.Value                // the transaction or pinned connection holding an advisory-lock scope
+	releases          int                                 // release wrappers inferred so far (inferRelease's passes)
+	wrapperSessions   map[*types.Func]string              // this package's acquire wrappers that lock a receiver field's session
+	sessions          map[*Scope]string                   // the session (sessionKey) holding an advisory-lock scope
 	sites             map[*Write]writeSite                // where each write is in SSA (outcome.go)
 	noret             *noReturns                          // calls that cannot return (noreturn.go)
 	decl              *declared                           // declared leases, holds, token parameters, func values (declared.go)
@@ -349,9 +351,19 @@ func firstLines(s string, n int) string {
 
 func (e *engine) analyze() {
 	// 0. Release wrappers (func (l *Locker) Unlock() { m.Unlock(ctx) }),
-	// so that a region opened by an acquire wrapper ends at them.
-	for _, f := range e.funcs {
-		e.guard(f, func() { e.inferRelease(f) })
+	// so that a region opened by an acquire wrapper ends at them. A
+	// wrapper of a wrapper declared after it (Unlock running
+	// releaseAdvisoryLock through a runner) needs another pass; passes
+	// stop when one finds no new release.
+	for round := 0; round < 3; round++ {
+		before := e.releases
+		e.runnerReleases = nil // a literal's "no release" may change now
+		for _, f := range e.funcs {
+			e.guard(f, func() { e.inferRelease(f) })
+		}
+		if e.releases == before {
+			break
+		}
 	}
 	// 1. Closure bindings, and bodies that are scopes by signature.
 	for _, f := range e.funcs {

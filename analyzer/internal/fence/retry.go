@@ -2,6 +2,7 @@ package fence
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
@@ -36,10 +37,14 @@ func (e *engine) noteHeldAtReturn(f *ssa.Function, r *region) {
 	}
 	// Only what describes the lock: the call's values (key, session) are
 	// the literal's, not the caller's.
-	e.heldAtReturn[f] = acquireInfo{
+	held := acquireInfo{
 		lock: r.scope.Lock, noToken: r.scope.NoToken, source: r.acq.source,
 		lease: r.acq.lease, constructed: r.acq.constructed, ownLock: r.acq.ownLock,
 	}
+	if key := e.sessions[r.scope]; strings.HasPrefix(key, recvKeyPrefix) {
+		held.sessionKey = key // the receiver's connection, the same in the caller
+	}
+	e.heldAtReturn[f] = held
 	e.wrappers++
 }
 
@@ -49,10 +54,56 @@ func (e *engine) noteHeldAtReturn(f *ssa.Function, r *region) {
 func runnerFunc(cc *ssa.CallCommon) *ssa.Function {
 	fn := calleeFunc(cc)
 	i, ok := rules.RetryRunnerArg(fn)
-	if !ok || i >= len(cc.Args) {
+	if !ok {
+		return homeGrownRunnerFunc(cc, fn)
+	}
+	if i >= len(cc.Args) {
 		return nil
 	}
 	return funcOf(cc.Args[i])
+}
+
+// homeGrownRunnerFunc returns the function literal a call of an
+// application's own runner runs: a function or method outside the
+// libraries rules/ describes (the standard library's such functions,
+// filepath.Walk or sql.Conn.Raw, are not given a lock-taking literal),
+// whose last result is an error, given exactly one function literal whose last result is an
+// error too (retry(func() error {...}), database.CasRestoreOnErr(&locked,
+// false, true, ErrLocked, func() error {...})). Its body is not read (in
+// another package it is export data only): a literal that returns with a
+// lock held exists to take it, and a runner that returns an error is
+// taken to return the literal's. Only literals count, so a named function
+// passed on is judged by its own facts.
+func homeGrownRunnerFunc(cc *ssa.CallCommon, fn *types.Func) *ssa.Function {
+	if fn == nil || fn.Pkg() == nil || rules.IsLibraryPackage(fn.Pkg().Path()) || rules.IsKnownPath(fn.Pkg().Path()) {
+		return nil
+	}
+	if !lastResultIsError(fn.Type().(*types.Signature)) {
+		return nil
+	}
+	var lit *ssa.Function
+	for _, a := range params(cc) {
+		mc, ok := stripValue(a).(*ssa.MakeClosure)
+		var f *ssa.Function
+		if ok {
+			f, _ = mc.Fn.(*ssa.Function)
+		} else {
+			f, _ = stripValue(a).(*ssa.Function)
+		}
+		if f == nil || f.Parent() == nil || f.Synthetic != "" {
+			continue
+		}
+		if lit != nil || !lastResultIsError(f.Signature) {
+			return nil
+		}
+		lit = f
+	}
+	return lit
+}
+
+func lastResultIsError(sig *types.Signature) bool {
+	r := sig.Results()
+	return r.Len() > 0 && isError(r.At(r.Len()-1).Type())
 }
 
 // runnerAcquire classifies a call of a retry runner whose function returns
@@ -78,7 +129,11 @@ func (e *engine) runnerAcquire(cc *ssa.CallCommon, fn *types.Func) (acquireInfo,
 	ai.success = rules.ErrNil // every runner's last result is its function's last error
 	ai.keyArg = -1
 	ai.tokenResult = -1
-	ai.source += ", retried by " + fn.Pkg().Name() + "." + fn.Name()
+	if _, known := rules.RetryRunnerArg(fn); known {
+		ai.source += ", retried by " + fn.Pkg().Name() + "." + fn.Name()
+	} else {
+		ai.source += ", run by " + fn.Pkg().Name() + "." + fn.Name()
+	}
 	return ai, true
 }
 

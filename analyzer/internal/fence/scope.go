@@ -77,6 +77,10 @@ type acquireInfo struct {
 	// the transaction or pinned connection that holds it (nil for a pool).
 	advisory bool
 	session  ssa.Value
+	// sessionKey is the session's sessionKey when session is not a value
+	// of the function the region opens in: the receiver field a runner's
+	// literal took the lock on (p.conn in Lock's func() error).
+	sessionKey string
 	// source says what made the call an acquire (Scope.Source).
 	source string
 	// tokenResult is the result carrying the token of an acquire known
@@ -318,7 +322,8 @@ func (e *engine) factAcquire(fn *types.Func, f *FuncFact) acquireInfo {
 		src = "directive //fencelint:acquire on " + fn.Name()
 	}
 	return acquireInfo{lock: lock, noToken: f.NoToken, keyArg: -1, source: src,
-		tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed, ownLock: f.OwnLock}
+		tokenResult: f.TokenResult, fromFact: true, constructed: f.Constructed, ownLock: f.OwnLock,
+		sessionKey: e.wrapperSessions[fn]}
 }
 
 // acquireOf classifies a call as an acquire.
@@ -849,11 +854,14 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 		acq:   ai,
 		spans: map[*ssa.BasicBlock][]span{},
 	}
-	if ai.session != nil {
-		if e.sessions == nil {
-			e.sessions = map[*Scope]ssa.Value{}
+	if key := ai.sessionKey; key != "" || ai.session != nil {
+		if key == "" {
+			key = sessionKey(ai.session)
 		}
-		e.sessions[r.scope] = ai.session
+		if e.sessions == nil {
+			e.sessions = map[*Scope]string{}
+		}
+		e.sessions[r.scope] = key
 	}
 	if ai.keyArg >= 0 {
 		if ps := params(call.Common()); ai.keyArg < len(ps) {
@@ -1539,6 +1547,7 @@ func (e *engine) inferRelease(f *ssa.Function) {
 		}
 	}
 	e.factFor(fn).Release = true
+	e.releases++
 }
 
 // isReleaseCall: a call that releases some lock, whichever.
@@ -1747,6 +1756,14 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	}
 	ff.Acquire = true
 	ff.Lock = r.scope.Lock
+	if key := e.sessions[r.scope]; strings.HasPrefix(key, recvKeyPrefix) {
+		// A method that locks its receiver's connection (p.conn): callers
+		// in this package hold the lock on that field too.
+		if e.wrapperSessions == nil {
+			e.wrapperSessions = map[*types.Func]string{}
+		}
+		e.wrapperSessions[fn] = key
+	}
 	ff.Constructed = r.acq.constructed
 	ff.OwnLock = r.acq.ownLock
 	sig := f.Signature

@@ -73,13 +73,72 @@ type eval struct {
 // underSession reports whether s, or a scope enclosing it, is a PostgreSQL
 // advisory lock held by the transaction or connection session.
 func (e *engine) underSession(s *Scope, session ssa.Value) bool {
+	if session == nil {
+		return false
+	}
+	key := sessionKey(session)
 	for ; s != nil; s = s.outer {
-		if held := e.sessions[s]; held != nil && held == session {
+		if held := e.sessions[s]; held != "" && held == key {
 			return true
 		}
 	}
 	return false
 }
+
+// sessionKey names the database session v stands for. A transaction begun
+// on a pinned connection runs in that connection's session (a session
+// advisory lock taken on conn covers tx := conn.BeginTx(...)); a field of
+// the receiver (p.conn) is the same session in every method of the type
+// and in the literals they make (recvKeyPrefix); any other value is
+// itself.
+func sessionKey(v ssa.Value) string {
+	for range 4 {
+		v = stripValue(v)
+		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+			v = ex.Tuple
+		}
+		c, ok := v.(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := calleeFunc(c.Common())
+		r := receiver(c.Common())
+		if fn == nil || r == nil || !strings.HasPrefix(fn.Name(), "Begin") || !rules.IsSessionType(r.Type()) {
+			break
+		}
+		v = r
+	}
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if fa, ok := u.X.(*ssa.FieldAddr); ok {
+			if p, ok := capturedValue(fa.X).(*ssa.Parameter); ok {
+				if f := p.Parent(); f != nil && f.Signature.Recv() != nil && len(f.Params) > 0 && f.Params[0] == p {
+					if tn := recvTypeName(f); tn != nil {
+						return fmt.Sprintf("%s%s.%d", recvKeyPrefix, tn.Name(), fa.Field)
+					}
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%p", v)
+}
+
+// capturedValue sees through a closure's capture of v: a free variable
+// bound to one value, or the cell a captured variable lives in when it is
+// stored once (the receiver a method's literal uses).
+func capturedValue(v ssa.Value) ssa.Value {
+	v = boundValue(stripValue(v))
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if alloc, ok := boundValue(u.X).(*ssa.Alloc); ok {
+			if vals := storesTo(alloc); len(vals) == 1 {
+				return stripValue(vals[0])
+			}
+		}
+	}
+	return v
+}
+
+// recvKeyPrefix starts the sessionKey of a receiver's field.
+const recvKeyPrefix = "receiver field "
 
 // checkWrites gives a verdict to every write inside a scope of f.
 func (e *engine) checkWrites(f *ssa.Function) {
@@ -263,6 +322,12 @@ func (e *engine) evalCall(f *ssa.Function, instr ssa.Instruction, cc *ssa.CallCo
 		}
 	}
 	if _, ok := rules.AcquireOf(fn); ok {
+		return &eval{}
+	}
+	if rules.IsReleaseFuncName(fn.Name()) && e.isReleaseCall(cc) {
+		// The application's own release (p.Unlock() releasing through a
+		// runner or a wrapper): what it writes is the lock's bookkeeping
+		// (golang-migrate's releaseTableLock deletes the lock row).
 		return &eval{}
 	}
 	if w, ok := e.writeOf(fn); ok {
