@@ -477,8 +477,12 @@ func IsReleaseFuncName(name string) bool {
 	if IsReleaseName(name) {
 		return true
 	}
-	l := strings.ToLower(name)
-	return strings.HasPrefix(l, "unlock") || strings.HasPrefix(l, "release")
+	// Without lower-casing a copy: the engine asks this of every call.
+	return hasPrefixFold(name, "unlock") || hasPrefixFold(name, "release")
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // IsDeleteMethodName reports whether a store method deletes (S3

@@ -75,20 +75,18 @@ func runnerFunc(cc *ssa.CallCommon) *ssa.Function {
 // taken to return the literal's. Only literals count, so a named function
 // passed on is judged by its own facts.
 func homeGrownRunnerFunc(cc *ssa.CallCommon, fn *types.Func) *ssa.Function {
-	if fn == nil || fn.Pkg() == nil || rules.IsLibraryPackage(fn.Pkg().Path()) || rules.IsKnownPath(fn.Pkg().Path()) {
-		return nil
-	}
-	if !lastResultIsError(fn.Type().(*types.Signature)) {
-		return nil
-	}
+	// The literal first: most calls are given none, and this runs for
+	// every call asked whether it acquires or releases.
 	var lit *ssa.Function
-	for _, a := range params(cc) {
-		mc, ok := stripValue(a).(*ssa.MakeClosure)
+	for _, a := range cc.Args {
 		var f *ssa.Function
-		if ok {
-			f, _ = mc.Fn.(*ssa.Function)
-		} else {
-			f, _ = stripValue(a).(*ssa.Function)
+		switch v := stripValue(a).(type) {
+		case *ssa.MakeClosure:
+			f, _ = v.Fn.(*ssa.Function)
+		case *ssa.Function:
+			f = v
+		default:
+			continue
 		}
 		if f == nil || f.Parent() == nil || f.Synthetic != "" {
 			continue
@@ -97,6 +95,12 @@ func homeGrownRunnerFunc(cc *ssa.CallCommon, fn *types.Func) *ssa.Function {
 			return nil
 		}
 		lit = f
+	}
+	if lit == nil || fn == nil || fn.Pkg() == nil || !lastResultIsError(fn.Type().(*types.Signature)) {
+		return nil
+	}
+	if path := fn.Pkg().Path(); rules.IsLibraryPackage(path) || rules.IsKnownPath(path) {
+		return nil
 	}
 	return lit
 }
