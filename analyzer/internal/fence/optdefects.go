@@ -859,15 +859,22 @@ func (c *optChecker) checkIf(ifs *ast.IfStmt, rest []ast.Stmt) {
 	for _, n := range zero {
 		c.omittedSpans = append(c.omittedSpans, [2]token.Pos{n.Pos(), n.End()})
 	}
-	d := c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: key, Func: types.ExprString(blind.Fun), Zero: c.zeroWord(ifs.Cond, x)},
+	c.reportBranch(ifs, x, blind,
 		Related{Pos: blind.Pos(), End: blind.End(), Message: "unfenced write"},
 		Related{Pos: fenced.Pos(), End: fenced.End(), Message: "fenced write"})
-	if d != nil {
-		// The fallback write, when it is in a lock scope: unfencedwrite
-		// reports the same call, so a reader can tell one root cause.
-		if n, ok := c.e.callEvals[blind.Lparen]; ok {
-			d.Write = n.ev.write
-		}
+}
+
+// reportBranch reports the token test ifs of x whose zero path runs write
+// unfenced. The write, when it is in a lock scope, goes on the defect:
+// unfencedwrite reports the same call, so a reader can tell one root
+// cause.
+func (c *optChecker) reportBranch(ifs *ast.IfStmt, x ast.Expr, write *ast.CallExpr, related ...Related) {
+	d := c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: types.ExprString(x), Func: types.ExprString(write.Fun), Zero: c.zeroWord(ifs.Cond, x)}, related...)
+	if d == nil {
+		return
+	}
+	if n, ok := c.e.callEvals[write.Lparen]; ok {
+		d.Write = n.ev.write
 	}
 }
 
@@ -943,14 +950,9 @@ func (c *optChecker) checkChosenStatement(ifs *ast.IfStmt, rest []ast.Stmt, x as
 	if write == nil {
 		return
 	}
-	d := c.report(ifs.Cond.Pos(), ifs.Cond.End(), TokenUse{Shape: ShapeBranch, Name: key, Func: types.ExprString(write.Fun), Zero: c.zeroWord(ifs.Cond, x)},
+	c.reportBranch(ifs, x, write,
 		Related{Pos: assign.Pos(), End: assign.End(), Message: "the statement chosen by the test"},
 		Related{Pos: write.Pos(), End: write.End(), Message: "the write that runs it"})
-	if d != nil {
-		if n, ok := c.e.callEvals[write.Lparen]; ok {
-			d.Write = n.ev.write
-		}
-	}
 }
 
 func isIdentRune(r rune) bool {
