@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -428,9 +429,12 @@ func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.C
 	// A closure made inside a region runs in it (propagateClosures): the
 	// enclosing functions' lock keys are its own (the release func an
 	// acquire helper returns deletes the key the helper set).
-	var regions []*region
-	for g := f; g != nil; g = g.Parent() {
-		regions = append(regions, e.regions[g]...)
+	regions := e.regions[f]
+	if f.Parent() != nil {
+		regions = slices.Clone(regions)
+		for g := f.Parent(); g != nil; g = g.Parent() {
+			regions = append(regions, e.regions[g]...)
+		}
 	}
 	for _, r := range regions {
 		if r.key != nil && e.sameKey(r, cc) {
