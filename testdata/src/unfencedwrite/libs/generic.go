@@ -14,12 +14,12 @@ import (
 type genericRepo[T any] struct{ db *sql.DB }
 
 func (r *genericRepo[T]) touch(ctx context.Context, id string) error {
-	_, err := r.db.ExecContext(ctx, "UPDATE items SET touched = now() WHERE id = $1", id)
+	_, err := r.db.ExecContext(ctx, "UPDATE items SET touched = touched + 1 WHERE id = $1", id)
 	return err
 }
 
 func (r *genericRepo[T]) touchFenced(ctx context.Context, id string, fence int64) error {
-	res, err := r.db.ExecContext(ctx, "UPDATE items SET touched = now(), fence = $2 WHERE id = $1 AND fence < $2", id, fence)
+	res, err := r.db.ExecContext(ctx, "UPDATE items SET touched = touched + 1, fence = $2 WHERE id = $1 AND fence < $2", id, fence)
 	if err != nil {
 		return err
 	}
