@@ -32,6 +32,13 @@ func (e *engine) noteHeldAtReturn(f *ssa.Function, r *region) {
 	if _, ok := e.heldAtReturn[f]; ok {
 		return
 	}
+	if r.acq.advisory && r.acq.session != nil && rules.IsTxType(r.acq.session.Type()) {
+		// An advisory lock taken on the literal's transaction ends with
+		// it: a runner that commits the transaction it hands the literal
+		// (store.WithTx(ctx, func(tx *sql.Tx) error {...})) returns with
+		// no lock held.
+		return
+	}
 	if e.heldAtReturn == nil {
 		e.heldAtReturn = map[*ssa.Function]acquireInfo{}
 	}

@@ -106,3 +106,48 @@ func (m *Migrator) ensure() (err error) {
 	_, err = m.conn.ExecContext(context.Background(), "UPDATE schema_migrations SET dirty = false")
 	return err
 }
+
+// Store runs a function in a transaction it commits: a transaction-level
+// advisory lock taken in the function ends with it.
+type Store struct{ db *sql.DB }
+
+func (s *Store) WithTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *Store) xactLockGood(ctx context.Context, id string) error {
+	err := s.WithTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(42)"); err != nil {
+			return err
+		}
+		// ok: the transaction that holds the lock
+		_, err := tx.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// ok: after the commit, no lock is held
+	_, err = s.db.ExecContext(ctx, "UPDATE jobs SET state = 'seen' WHERE id = $1", id)
+	return err
+}
+
+func (s *Store) sessionLockBad(ctx context.Context, conn *sql.Conn, id string) error {
+	err := s.WithTx(ctx, func(tx *sql.Tx) error {
+		_, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(42)")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, "UPDATE jobs SET state = 'seen' WHERE id = $1", id) // want `SQL write via s.db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced`
+	return err
+}
