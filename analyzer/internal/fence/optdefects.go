@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/analysis"
@@ -912,7 +913,8 @@ func (c *optChecker) checkChosenStatement(ifs *ast.IfStmt, rest []ast.Stmt, x as
 		}
 		chosen, assign = obj, as
 		if tv, ok := c.pass.TypesInfo.Types[as.Rhs[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-			for _, w := range strings.FieldsFunc(constant.StringVal(tv.Value), func(r rune) bool { return !isIdentRune(r) }) {
+			notIdent := func(r rune) bool { return r >= utf8.RuneSelf || !isIdentByte(byte(r)) }
+			for _, w := range strings.FieldsFunc(constant.StringVal(tv.Value), notIdent) {
 				if fenceLikeColumn(w) {
 					fenceWord = true
 				}
@@ -953,10 +955,6 @@ func (c *optChecker) checkChosenStatement(ifs *ast.IfStmt, rest []ast.Stmt, x as
 	c.reportBranch(ifs, x, write,
 		Related{Pos: assign.Pos(), End: assign.End(), Message: "the statement chosen by the test"},
 		Related{Pos: write.Pos(), End: write.End(), Message: "the write that runs it"})
-}
-
-func isIdentRune(r rune) bool {
-	return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 }
 
 // zeroWord names the missing token as the test sees it: "nil" for a nil

@@ -55,7 +55,7 @@ func (e *engine) receiverScopes() {
 			if !s.NoToken {
 				s.Token = "the token of the lock " + f.Name() + " keeps in the " + tn.Name()
 			}
-			if key := e.sessions[r.scope]; strings.HasPrefix(key, recvKeyPrefix) {
+			if key := e.receiverSession(r.scope); key != "" {
 				e.sessions[s] = key // the other methods run on the same connection field
 			}
 			holders[tn] = holder{scope: s, method: f}

@@ -2,7 +2,6 @@ package fence
 
 import (
 	"go/types"
-	"strings"
 
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
@@ -48,9 +47,7 @@ func (e *engine) noteHeldAtReturn(f *ssa.Function, r *region) {
 		lock: r.scope.Lock, noToken: r.scope.NoToken, source: r.acq.source,
 		lease: r.acq.lease, constructed: r.acq.constructed, ownLock: r.acq.ownLock,
 	}
-	if key := e.sessions[r.scope]; strings.HasPrefix(key, recvKeyPrefix) {
-		held.sessionKey = key // the receiver's connection, the same in the caller
-	}
+	held.sessionKey = e.receiverSession(r.scope) // the receiver's connection, the same in the caller
 	e.heldAtReturn[f] = held
 	e.wrappers++
 }

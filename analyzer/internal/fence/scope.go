@@ -1756,7 +1756,7 @@ func (e *engine) inferWrapper(f *ssa.Function, r *region, reachesReturn bool) {
 	}
 	ff.Acquire = true
 	ff.Lock = r.scope.Lock
-	if key := e.sessions[r.scope]; strings.HasPrefix(key, recvKeyPrefix) {
+	if key := e.receiverSession(r.scope); key != "" {
 		// A method that locks its receiver's connection (p.conn): callers
 		// in this package hold the lock on that field too.
 		if e.wrapperSessions == nil {

@@ -141,6 +141,16 @@ func capturedValue(v ssa.Value) ssa.Value {
 // recvKeyPrefix starts the sessionKey of a receiver's field.
 const recvKeyPrefix = "receiver field "
 
+// receiverSession returns the sessionKey of the session holding scope s
+// when it is a receiver's field (the same in every method and literal of
+// the type, so it may be carried out of the function); "" otherwise.
+func (e *engine) receiverSession(s *Scope) string {
+	if key := e.sessions[s]; strings.HasPrefix(key, recvKeyPrefix) {
+		return key
+	}
+	return ""
+}
+
 // checkWrites gives a verdict to every write inside a scope of f.
 func (e *engine) checkWrites(f *ssa.Function) {
 	var units []*unitWrite
