@@ -132,9 +132,16 @@ func driverResult(fs *flag.FlagSet, lifted []string, show func(string)) (lintRes
 		sync.Mutex
 		s analyzer.LintStats
 	}
+	// The GC policy may let the heap grow toward what the output will
+	// hold (gcpolicy.go).
+	opts.Progress = func(s analyzer.LintStats) {
+		outputReserve.Store(reserveFor(s.Findings, s.InitialDone, s.Initial))
+	}
 	if show != nil {
 		show("fencelint: loading packages (go list)")
+		reserve := opts.Progress
 		opts.Progress = func(s analyzer.LintStats) {
+			reserve(s)
 			latest.Lock()
 			latest.s = s
 			latest.Unlock()

@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestGCPercentFor(t *testing.T) {
 	const mb = 1 << 20
@@ -42,6 +45,43 @@ func TestHeapGoal(t *testing.T) {
 	} {
 		if got := heapGoal(tc.live, tc.highest); got != tc.want {
 			t.Errorf("heapGoal(%d MB, %d MB) = %d MB, want %d MB", tc.live/mb, tc.highest/mb, got/mb, tc.want/mb)
+		}
+	}
+}
+
+func TestReserveFor(t *testing.T) {
+	for _, tc := range []struct {
+		findings, done, packages int
+		want                     uint64
+	}{
+		{0, 0, 1000, 0},    // nothing done yet
+		{400, 19, 19, 0},   // too few packages to scale from
+		{400, 49, 1000, 0}, // under a twentieth of them
+		{4000, 50, 1000, 80000 * memoryPerFinding},    // a twentieth: scaled to all
+		{80001, 1000, 1000, 80001 * memoryPerFinding}, // done: what the output holds
+		{0, 500, 1000, 0}, // no findings: no reserve
+	} {
+		if got := reserveFor(tc.findings, tc.done, tc.packages); got != tc.want {
+			t.Errorf("reserveFor(%d, %d, %d) = %d, want %d", tc.findings, tc.done, tc.packages, got, tc.want)
+		}
+	}
+}
+
+func TestMemoryLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		reserve, needed uint64
+		want            int64
+	}{
+		{0, 30 * mb, math.MaxInt64},                    // no reserve: no limit
+		{24 * mb, 30 * mb, math.MaxInt64},              // gen10k's: below what the heap policy allows anyway
+		{78 * mb, 30 * mb, math.MaxInt64},              // exactly minHeapGoal past the need: still none
+		{240 * mb, 40 * mb, 240 * mb},                  // gen100k's: the limit
+		{240 * mb, 200 * mb, math.MaxInt64},            // the live heap grew near it: no back-to-back collections
+		{240 * mb, 240*mb - minHeapGoal - 1, 240 * mb}, // just room enough
+	} {
+		if got := memoryLimit(tc.reserve, tc.needed); got != tc.want {
+			t.Errorf("memoryLimit(%d MB, %d MB) = %d, want %d", tc.reserve/mb, tc.needed/mb, got, tc.want)
 		}
 	}
 }

@@ -159,6 +159,10 @@ type Stats struct {
 	Cached            int // replayed from the cache
 	Analysed          int // loaded from source and analysed
 	Irrelevant        int // ruled out by MayMatter: never parsed as Go
+	// Findings counts the diagnostics of the packages analysed so far
+	// (not of those replayed from the cache): the results the run will
+	// hold once it is done.
+	Findings int
 }
 
 // Run loads the graph of opts.Patterns and analyses it. The error is for
@@ -198,6 +202,7 @@ type node struct {
 	calling     []string // weakNames of the whole import closure, sorted
 	closureHash [32]byte // of the own facts of its import closure
 	diagnostics []runner.Diagnostic
+	found       int // len(diagnostics) when analysed, kept after store drops them
 	directives  []runner.SerializedDirective
 	results     cache.ActionID // when set, diagnostics and directives are in the cache under it
 }
@@ -311,6 +316,7 @@ func (d *driver) run() {
 func (d *driver) finish(n *node, how *int) {
 	d.mu.Lock()
 	d.stats.Done++
+	d.stats.Findings += n.found
 	if n.initial {
 		d.stats.InitialDone++
 	}
@@ -523,6 +529,7 @@ func (d *driver) analyse(n *node) {
 				n.diagnostics = append(n.diagnostics, convert(pkg.Fset, r.Analyzer, diag))
 			}
 		}
+		n.found = len(n.diagnostics)
 		n.directives = serializeDirectives(lint.ParseDirectives(withLintComment(pkg.Syntax), pkg.Fset), pkg.Fset)
 	}
 	n.ownFacts = facts.Encode(unitrun.Own)

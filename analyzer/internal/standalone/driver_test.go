@@ -52,18 +52,28 @@ func TestRelevanceChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out []string
+		found := 0
 		for _, r := range results {
 			out = append(out, fmt.Sprintf("%s initial=%t failed=%t skipped=%t errors=%v", r.Package.ID, r.Initial, r.Failed, r.Skipped, r.Errors))
 			diags, dirs, err := r.Load()
 			if err != nil {
 				t.Fatal(err)
 			}
+			found += len(diags)
 			for _, d := range diags {
 				out = append(out, fmt.Sprintf("%s: %s: %s: %s (%d fixes, %d related)", r.Package.ID, d.Position, d.Category, d.Message, len(d.SuggestedFixes), len(d.Related)))
 			}
 			for _, d := range dirs {
 				out = append(out, fmt.Sprintf("%s: directive %s %v at %s", r.Package.ID, d.Command, d.Arguments, d.NodePosition))
 			}
+		}
+		// Findings counts the diagnostics of what was analysed, not of
+		// what was replayed from the cache.
+		switch {
+		case stats.Cached == 0 && (stats.Findings != found || found == 0):
+			t.Errorf("full=%t: Stats.Findings = %d, want the %d diagnostics loaded (and some)", full, stats.Findings, found)
+		case stats.Cached == stats.Packages && stats.Findings != 0:
+			t.Errorf("full=%t, all replayed: Stats.Findings = %d, want 0", full, stats.Findings)
 		}
 		slices.Sort(out)
 		return out, stats
