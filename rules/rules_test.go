@@ -46,7 +46,8 @@ func TestAppsInLibraryModules(t *testing.T) {
 }
 
 // TestAdvisoryLock: advisory-lock SQL is recognised in any letter case,
-// and only the pg_ advisory functions count.
+// and only the pg_ advisory functions and MySQL's named-lock functions
+// count (called, not named in a column or as part of another function).
 func TestAdvisoryLock(t *testing.T) {
 	for _, c := range []struct {
 		sql                    string
@@ -61,10 +62,32 @@ func TestAdvisoryLock(t *testing.T) {
 		{"UPDATE t SET advisory_note = $1", false, false, false},
 		{"SELECT my_advisory_lock($1)", false, false, false},
 		{"", false, false, false},
+		// MySQL and MariaDB named locks: session-level only.
+		{"SELECT GET_LOCK(?, 10)", true, false, false},
+		{"select get_lock (concat('job:', ?), -1)", true, false, false},
+		{"DO GET_LOCK(?, 0)", true, false, false},
+		{"SELECT RELEASE_LOCK(?)", false, true, false},
+		{"SELECT release_all_locks()", false, true, false},
+		{"SELECT IS_FREE_LOCK(?)", false, false, false},
+		{"SELECT IS_USED_LOCK(?)", false, false, false},
+		{"SELECT my_get_lock(?)", false, false, false},
+		{"UPDATE jobs SET get_lock_at = now() WHERE id = ?", false, false, false},
+		{"SELECT util.get_lock(?)", false, false, false},
 	} {
-		a, r, x := AdvisoryLock(c.sql)
-		if a != c.acquire || r != c.release || x != c.xact {
-			t.Errorf("AdvisoryLock(%q) = %v, %v, %v; want %v, %v, %v", c.sql, a, r, x, c.acquire, c.release, c.xact)
+		l := AdvisoryLock(c.sql)
+		if l.Acquire != c.acquire || l.Release != c.release || l.Xact != c.xact {
+			t.Errorf("AdvisoryLock(%q) = %+v; want acquire %v, release %v, xact %v", c.sql, l, c.acquire, c.release, c.xact)
+		}
+		wantKind := ""
+		switch {
+		case !c.acquire && !c.release:
+		case strings.Contains(strings.ToLower(c.sql), "get_lock") || strings.Contains(strings.ToLower(c.sql), "release_"):
+			wantKind = MySQLNamedLock
+		default:
+			wantKind = AdvisoryLockName
+		}
+		if l.Kind != wantKind {
+			t.Errorf("AdvisoryLock(%q).Kind = %q, want %q", c.sql, l.Kind, wantKind)
 		}
 	}
 }

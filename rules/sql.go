@@ -78,32 +78,72 @@ func concatWrites(lists ...[]Write) []Write {
 	return out
 }
 
-// AdvisoryLock classifies SQL that takes or releases a PostgreSQL advisory
-// lock (pg_advisory_lock, pg_try_advisory_lock, their _xact_ and _shared
-// variants; pg_advisory_unlock, pg_advisory_unlock_all). Advisory locks
-// hand out no token. A transaction-level lock (xact) lasts until the
-// transaction ends; a session-level one until unlock or disconnect, on
-// whichever pooled connection ran it.
-func AdvisoryLock(sql string) (acquire, release, xact bool) {
+// AdvisoryLock classifies SQL that takes or releases a database's own
+// named lock: a PostgreSQL advisory lock (pg_advisory_lock,
+// pg_try_advisory_lock, their _xact_ and _shared variants;
+// pg_advisory_unlock, pg_advisory_unlock_all) or a MySQL/MariaDB named
+// lock (GET_LOCK; RELEASE_LOCK, RELEASE_ALL_LOCKS). Neither hands out a
+// token. A transaction-level lock (xact, PostgreSQL only) lasts until the
+// transaction ends; a session-level one (MySQL's are all session-level)
+// until unlock or disconnect, on whichever pooled connection ran it.
+func AdvisoryLock(sql string) SQLLock {
 	// Called for every constant SQL string passed to a write: match case-
 	// insensitively without lower-casing a copy of the statement.
+	if containsFold(sql, "_lock") {
+		if callsSQLFunc(sql, "release_lock") || callsSQLFunc(sql, "release_all_locks") {
+			return SQLLock{Release: true, Kind: MySQLNamedLock}
+		}
+		if callsSQLFunc(sql, "get_lock") {
+			return SQLLock{Acquire: true, Kind: MySQLNamedLock}
+		}
+	}
 	if !containsFold(sql, "advisory_") {
-		return false, false, false
+		return SQLLock{}
 	}
 	if containsFold(sql, "pg_advisory_unlock") {
-		return false, true, false
+		return SQLLock{Release: true, Kind: AdvisoryLockName}
 	}
 	for _, f := range []string{"pg_advisory_xact_lock", "pg_try_advisory_xact_lock"} {
 		if containsFold(sql, f) {
-			return true, false, true
+			return SQLLock{Acquire: true, Xact: true, Kind: AdvisoryLockName}
 		}
 	}
 	for _, f := range []string{"pg_advisory_lock", "pg_try_advisory_lock"} {
 		if containsFold(sql, f) {
-			return true, false, false
+			return SQLLock{Acquire: true, Kind: AdvisoryLockName}
 		}
 	}
-	return false, false, false
+	return SQLLock{}
+}
+
+// SQLLock is AdvisoryLock's reading of a statement.
+type SQLLock struct {
+	Acquire, Release, Xact bool
+	Kind                   string // AdvisoryLockName or MySQLNamedLock; "" for neither
+}
+
+// callsSQLFunc reports whether sql calls the function name (ASCII lower
+// case): the name, in any case, not preceded by an identifier character
+// and followed by an opening parenthesis (spaces allowed), so that
+// GET_LOCK( matches and IS_GET_LOCK( or a column get_lock_at does not.
+func callsSQLFunc(sql, name string) bool {
+	for i := 0; i+len(name) <= len(sql); i++ {
+		if !strings.EqualFold(sql[i:i+len(name)], name) {
+			continue
+		}
+		if i > 0 && isSQLIdentByte(sql[i-1]) {
+			continue
+		}
+		rest := strings.TrimLeft(sql[i+len(name):], " \t\n")
+		if strings.HasPrefix(rest, "(") {
+			return true
+		}
+	}
+	return false
+}
+
+func isSQLIdentByte(c byte) bool {
+	return c == '_' || c == '.' || c == '$' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
 }
 
 // containsFold reports whether s contains lower, an ASCII lower-case
@@ -128,5 +168,9 @@ func containsFold(s, lower string) bool {
 	return false
 }
 
-// AdvisoryLockName names advisory locks in messages.
-const AdvisoryLockName = "PostgreSQL advisory lock"
+// AdvisoryLockName and MySQLNamedLock name the SQL locks of AdvisoryLock
+// in messages.
+const (
+	AdvisoryLockName = "PostgreSQL advisory lock"
+	MySQLNamedLock   = "MySQL named lock (GET_LOCK)"
+)

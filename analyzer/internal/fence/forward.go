@@ -342,7 +342,7 @@ func (e *engine) evalForwarded(cc *ssa.CallCommon, fn *types.Func) *eval {
 
 // forwardedAdvisory reads a call of a helper that forwards SQL as
 // PostgreSQL advisory-lock SQL, with the session it runs on.
-func (e *engine) forwardedAdvisory(cc *ssa.CallCommon) (acquire, release bool, session ssa.Value) {
+func (e *engine) forwardedAdvisory(cc *ssa.CallCommon) (l rules.SQLLock, session ssa.Value) {
 	ps := params(cc)
 	for _, fw := range e.calleeForwards(cc) {
 		if fw.Kind != "sql" {
@@ -359,16 +359,16 @@ func (e *engine) forwardedAdvisory(cc *ssa.CallCommon) (acquire, release bool, s
 			}
 			text = s
 		}
-		a, r, _ := rules.AdvisoryLock(text)
-		if !a && !r {
+		l := rules.AdvisoryLock(text)
+		if !l.Acquire && !l.Release {
 			continue
 		}
 		if fw.Session >= 0 && fw.Session < len(ps) && rules.IsSessionType(ps[fw.Session].Type()) {
 			session = stripValue(ps[fw.Session])
 		}
-		return a, r, session
+		return l, session
 	}
-	return false, false, nil
+	return rules.SQLLock{}, nil
 }
 
 // sessionOf is sqlSession, or for a helper that forwards its SQL the

@@ -567,6 +567,11 @@ func (r *region) leaseTable() bool {
 // hands out no token: the claim itself can mint one.
 const leaseTableHint = "for a lease table, the claim is that step: SET fence = fence + 1 (or nextval) in the claim statement, RETURNING fence"
 
+// databaseLockHint completes the fix for writes under a PostgreSQL
+// advisory lock or a MySQL named lock: a counter bumped while the lock is
+// held increases with every grant, which is what a token needs.
+const databaseLockHint = "for a database lock, that step is a counter row bumped right after taking it (UPDATE lock_fences SET token = token + 1 WHERE name = $1 RETURNING token) whose value every write compares"
+
 // isLeaseRelease: the call releases a row of lease table table ("" any).
 func (e *engine) isLeaseRelease(cc *ssa.CallCommon, table string) bool {
 	ls := e.leaseStmtOf(cc)

@@ -366,9 +366,9 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		// SQL that takes a PostgreSQL advisory lock; any other storage
 		// call is not an acquire.
-		if acquire, _, _ := e.advisorySQL(fn, cc); acquire {
-			return acquireInfo{success: rules.ErrNil, lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
-				advisory: true, session: sqlSession(cc), source: "SQL: PostgreSQL advisory lock function"}, true
+		if l := e.advisorySQL(fn, cc); l.Acquire {
+			return acquireInfo{success: rules.ErrNil, lock: l.Kind, noToken: true, keyArg: -1,
+				advisory: true, session: sqlSession(cc), source: "SQL: " + l.Kind + " function"}, true
 		}
 		if ls := e.leaseStmtOf(cc); ls.role == leaseClaim {
 			return e.leaseClaim(cc, ls, ""), true // UPDATE locks SET holder = $1 ... WHERE expires_at < now()
@@ -400,11 +400,11 @@ func (e *engine) acquireOf(call *ssa.Call) (acquireInfo, bool) {
 		}
 		return acquireInfo{}, false
 	}
-	if acquire, _, session := e.forwardedAdvisory(cc); acquire {
+	if l, session := e.forwardedAdvisory(cc); l.Acquire {
 		// lock(ctx, conn, "SELECT pg_advisory_lock($1)", id): a helper that
 		// runs the caller's SQL (forward.go).
-		return acquireInfo{success: successOf(fn), lock: rules.AdvisoryLockName, noToken: true, keyArg: -1,
-			advisory: true, session: session, source: "SQL: PostgreSQL advisory lock function via " + fn.Name()}, true
+		return acquireInfo{success: successOf(fn), lock: l.Kind, noToken: true, keyArg: -1,
+			advisory: true, session: session, source: "SQL: " + l.Kind + " function via " + fn.Name()}, true
 	}
 	if ls := e.leaseStmtOf(cc); ls.role == leaseClaim {
 		ai := e.leaseClaim(cc, ls, fn.Name()) // a helper running the caller's claim SQL
@@ -847,6 +847,9 @@ func (e *engine) openRegion(f *ssa.Function, b *ssa.BasicBlock, idx int, call *s
 	if ai.noToken && (ai.lease != nil || ai.fromFact && strings.HasPrefix(ai.lock, leaseTableLock)) {
 		hint = leaseTableHint // also for a claim wrapped in another package
 	}
+	if ai.noToken && (ai.advisory || ai.fromFact && (ai.lock == rules.AdvisoryLockName || ai.lock == rules.MySQLNamedLock)) {
+		hint = databaseLockHint
+	}
 	r := &region{
 		scope: &Scope{Kind: ScopeAcquire, Pos: call.Pos(), Lock: ai.lock, NoToken: ai.noToken, Token: e.acquireToken(call, ai),
 			Source: ai.source, Key: e.lockKey(call, ai), Hint: hint},
@@ -1149,7 +1152,7 @@ type failSet struct {
 	errs     map[ssa.Value]bool // nil means success
 	nilFails map[ssa.Value]bool // nil means failure (lease pointer, consul channel)
 	oks      map[ssa.Value]bool // true means success
-	counts   map[ssa.Value]bool // rows a claim affected: 0 means failure (leasetable.go)
+	counts   map[ssa.Value]bool // rows a claim affected (leasetable.go), GET_LOCK's result: 0 means failure
 }
 
 func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
@@ -1222,7 +1225,8 @@ func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
 	}
 	if ai.advisory {
 		// QueryRow("SELECT pg_try_advisory_lock($1)").Scan(&ok): the
-		// scanned bool tells success, and Scan's error failure.
+		// scanned bool tells success, and Scan's error failure; a scanned
+		// integer is GET_LOCK's 1 (taken) or 0 (timed out).
 		delete(fs.nilFails, call) // a *sql.Row is never nil
 		for _, ref := range *call.Referrers() {
 			c, ok := ref.(*ssa.Call)
@@ -1246,8 +1250,17 @@ func (e *engine) failValues(call *ssa.Call, ai acquireInfo) failSet {
 						continue
 					}
 					for _, r := range *alloc.Referrers() {
-						if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && types.Identical(load.Type().Underlying(), types.Typ[types.Bool]) {
-							fs.oks[load] = true
+						load, ok := r.(*ssa.UnOp)
+						if !ok || load.Op != token.MUL {
+							continue
+						}
+						if b, ok := load.Type().Underlying().(*types.Basic); ok {
+							switch {
+							case b.Kind() == types.Bool:
+								fs.oks[load] = true // pg_try_advisory_lock: true when taken
+							case b.Info()&types.IsInteger != 0:
+								fs.counts[load] = true // GET_LOCK: 1 when taken, 0 on timeout
+							}
 						}
 					}
 				}
@@ -1350,9 +1363,10 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 		return f != nil && f.Release
 	}
 	if r.acq.advisory {
-		_, release, _ := e.advisorySQL(fn, cc)
+		release := e.advisorySQL(fn, cc).Release
 		if !release {
-			_, release, _ = e.forwardedAdvisory(cc)
+			l, _ := e.forwardedAdvisory(cc)
+			release = l.Release
 		}
 		return release
 	}
@@ -1566,27 +1580,29 @@ func (e *engine) isReleaseCall(cc *ssa.CallCommon) bool {
 	if e.runnerReleasesLock(cc) {
 		return true
 	}
-	_, release, _ := e.advisorySQL(fn, cc)
+	release := e.advisorySQL(fn, cc).Release
 	if !release {
-		_, release, _ = e.forwardedAdvisory(cc)
+		l, _ := e.forwardedAdvisory(cc)
+		release = l.Release
 	}
 	return release || e.isLeaseRelease(cc, "")
 }
 
 // advisorySQL reads the constant SQL of a database write call fn(cc...)
-// as PostgreSQL advisory-lock SQL (all false for other calls).
-func (e *engine) advisorySQL(fn *types.Func, cc *ssa.CallCommon) (acquire, release, xact bool) {
+// as the SQL of a database's own lock: a PostgreSQL advisory lock or a
+// MySQL named lock (the zero SQLLock for other calls).
+func (e *engine) advisorySQL(fn *types.Func, cc *ssa.CallCommon) rules.SQLLock {
 	w, ok := rules.WriteOf(fn)
 	if !ok || w.Kind != rules.SQLWrite || w.QueryArg < 0 {
-		return false, false, false
+		return rules.SQLLock{}
 	}
 	ps := params(cc)
 	if w.QueryArg >= len(ps) {
-		return false, false, false
+		return rules.SQLLock{}
 	}
 	q, ok := e.lockSQLString(ps[w.QueryArg])
 	if !ok {
-		return false, false, false
+		return rules.SQLLock{}
 	}
 	return rules.AdvisoryLock(q)
 }

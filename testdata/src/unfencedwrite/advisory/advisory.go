@@ -18,7 +18,7 @@ func poolSessionLockBad(ctx context.Context, db *sql.DB, id int64) error {
 	defer db.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
 	// the lock sits on whichever pooled connection ran it; this write may
 	// run on another one, and nothing stops a paused holder
-	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
+	_, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'done' WHERE id = $1", id) // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; for a database lock, that step is a counter row bumped right after taking it \(UPDATE lock_fences SET token = token \+ 1 WHERE name = \$1 RETURNING token\) whose value every write compares; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 	return err
 }
 
@@ -119,7 +119,7 @@ func wrapperBad(ctx context.Context, l *PGLocker, db *sql.DB, id int64) error {
 	if err := l.Lock(ctx, id); err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", id); err != nil { // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
+	if _, err := db.ExecContext(ctx, "UPDATE jobs SET state = 'running' WHERE id = $1", id); err != nil { // want `SQL write via db.ExecContext to jobs under the PostgreSQL advisory lock is not fenced: its WHERE does not compare a fence column with the token; the PostgreSQL advisory lock gives no token to fence with: mint a counter in the same atomic step as the grant \(a Lua script that takes the lock and INCRs a counter, or a lock service with a revision or zxid: etcd, ZooKeeper\) and compare it in the write; for a database lock, that step is a counter row bumped right after taking it \(UPDATE lock_fences SET token = token \+ 1 WHERE name = \$1 RETURNING token\) whose value every write compares; see https://github.com/fencelint/fencelint/blob/main/docs/unfencedwrite.md#no-token$`
 		return err
 	}
 	if err := l.Unlock(ctx, id); err != nil {
