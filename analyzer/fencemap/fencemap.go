@@ -122,7 +122,10 @@ type Write struct {
 
 // Verdicts are the values of Write.Verdict and Resource.Verdict, best
 // first; a resource's verdict is the last of its writes' in this order.
-var Verdicts = []string{"fenced", "unknown", "weak", "wrong-predicate", "app-checked", "unfenced"}
+// "session" is a SQL write run on the transaction or connection that
+// holds the lock (a PostgreSQL advisory or MySQL named lock): protected by
+// that session, as a fenced write is by its token.
+var Verdicts = []string{"fenced", "session", "unknown", "weak", "wrong-predicate", "app-checked", "unfenced"}
 
 func verdictOf(v fence.Verdict) string {
 	switch v {
@@ -251,6 +254,11 @@ func (b *builder) add(p Package) {
 			r := l.resource(res[0], res[1])
 			r.Writes = append(r.Writes, &Write{Site: b.site(p.Fset, w.Pos), Call: w.Call, Helper: w.Helper, Verdict: verdictOf(w.Verdict)})
 		}
+	}
+	for _, w := range p.Model.Protected {
+		l := b.lockOf(p.Fset, w.Scope)
+		r := l.resource(resourceKind(w.Store), targetName(w.Target))
+		r.Writes = append(r.Writes, &Write{Site: b.site(p.Fset, w.Pos), Call: w.Call, Verdict: "session"})
 	}
 	for _, u := range p.Model.Unscoped {
 		if b.unlocked == nil {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -277,5 +279,45 @@ func TestLockCallBlindSpot(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "| lock-call |") {
 		t.Errorf("the markdown map does not show the lock-call blind spot:\n%s", buf.String())
+	}
+}
+
+// TestSessionProtectedWrites: SQL run on the transaction or pinned
+// connection that holds a database lock is protected by that session and
+// never reported, but it is still what the lock protects: the map lists it
+// under that lock (also when another lock is nested inside it) with the
+// verdict "session", and not as a blind spot even when its statement is not
+// a constant.
+func TestSessionProtectedWrites(t *testing.T) {
+	gopath := fencetest.TestData(t)
+	m, err := fencemap.Load(gopath, gopathEnv(gopath), []string{"unfencedwrite/advisory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]int{} // file:line of a session write -> how many
+	for _, l := range m.Locks {
+		for _, r := range l.Resources {
+			for _, w := range r.Writes {
+				if w.Verdict != "session" {
+					continue
+				}
+				if l.Name != "PostgreSQL advisory lock" && l.Name != "MySQL named lock (GET_LOCK)" {
+					t.Errorf("session write %s listed under %q, want the database lock that its session holds", w.Site, l.Name)
+				}
+				lines[fmt.Sprintf("%s:%d", path.Base(w.Site.File), w.Site.Line)]++
+			}
+		}
+	}
+	// pinnedConnGood, xactLockSameTxGood, the etcd mutex nested in an
+	// advisory lock of the same transaction, MySQL's pinned connection.
+	for _, want := range []string{"advisory.go:35", "advisory.go:69", "advisory.go:166", "mysql.go:41"} {
+		if lines[want] != 1 {
+			t.Errorf("session writes %v: want one at %s", lines, want)
+		}
+	}
+	for _, b := range m.BlindSpots {
+		if lines[fmt.Sprintf("%s:%d", path.Base(b.Site.File), b.Site.Line)] > 0 {
+			t.Errorf("blind spot %+v is a session-protected write", b)
+		}
 	}
 }

@@ -230,7 +230,7 @@ func shortToken(l *Lock) string {
 
 func edgeStyle(verdict string) (color, style string) {
 	switch verdict {
-	case "fenced":
+	case "fenced", "session":
 		return "#15803d", "solid"
 	case "unknown":
 		return "#6b7280", "dotted"
@@ -262,14 +262,14 @@ func mermaid(b *bytes.Buffer, m *Map) {
 	for i, l := range m.Locks {
 		for _, r := range l.Resources {
 			arrow := "==>"
-			if r.Verdict == "fenced" {
+			if r.Verdict == "fenced" || r.Verdict == "session" {
 				arrow = "-->"
 			} else if r.Verdict == "unknown" {
 				arrow = "-.->"
 			}
 			fmt.Fprintf(b, "  l%d %s|\"%s (%d)\"| %s\n", i+1, arrow, r.Verdict, len(r.Writes), g.resIDs[r.Kind+"\x00"+r.Name])
 			switch r.Verdict {
-			case "fenced":
+			case "fenced", "session":
 				green = append(green, fmt.Sprint(edge))
 			case "unknown":
 				grey = append(grey, fmt.Sprint(edge))

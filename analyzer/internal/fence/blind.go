@@ -31,6 +31,26 @@ type UnscopedWrite struct {
 	Target string
 }
 
+// ProtectedWrite is a SQL write in a lock scope that runs on the
+// transaction or connection holding the scope's database lock (an
+// advisory or named lock): protected by that session, so never a finding,
+// but part of what the lock protects in the fence map.
+type ProtectedWrite struct {
+	Pos    token.Pos
+	Call   string
+	Store  string
+	Target string
+	Scope  *Scope
+}
+
+// noteProtected records a write protected by its lock's session.
+func (e *engine) noteProtected(pos token.Pos, s *Scope, ev *eval) {
+	if !fenceMap {
+		return
+	}
+	e.model.Protected = append(e.model.Protected, ProtectedWrite{Pos: e.exprPos(pos), Call: e.callName(pos), Store: ev.store, Target: ev.target, Scope: s})
+}
+
 // The kinds of BlindCall.
 const (
 	BlindInterface  = "interface"       // no visible implementation, or they disagree

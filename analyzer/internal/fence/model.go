@@ -222,6 +222,10 @@ type Model struct {
 	// Blind are the calls inside lock scopes the engine could not judge
 	// (see BlindCall), recorded only with -fencelint_fence.fencemap.
 	Blind []BlindCall
+	// Protected are the SQL writes inside lock scopes that run on the
+	// session holding the scope's database lock (ProtectedWrite),
+	// recorded only with -fencelint_fence.fencemap.
+	Protected []ProtectedWrite
 	// Claims are the SQL lease-table claims the engine took for acquires
 	// (leasetable.go), with their constant SQL: the PostgreSQL proof plays
 	// each as a lock. Claims run through a forwarding helper are left out.

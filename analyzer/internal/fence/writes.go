@@ -71,19 +71,20 @@ type eval struct {
 	weak *weakSource
 }
 
-// underSession reports whether s, or a scope enclosing it, is a PostgreSQL
-// advisory lock held by the transaction or connection session.
-func (e *engine) underSession(s *Scope, session ssa.Value) bool {
+// sessionScope is the scope, s or one around it, whose database lock (a
+// PostgreSQL advisory lock, a MySQL named lock) the transaction or
+// connection session holds; nil when none does.
+func (e *engine) sessionScope(s *Scope, session ssa.Value) *Scope {
 	if session == nil {
-		return false
+		return nil
 	}
 	key := sessionKey(session)
 	for ; s != nil; s = s.outer {
 		if held := e.sessions[s]; held != "" && held == key {
-			return true
+			return s
 		}
 	}
-	return false
+	return nil
 }
 
 // sessionKey names the database session v stands for. A transaction begun
@@ -166,10 +167,19 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				continue
 			}
 			ev := e.evalCall(f, instr, cc, s)
-			e.noteBlind(instr, cc, pos, s, ev)
-			if ev.isWrite && ev.store == "SQL" && e.underSession(s, e.sessionOf(cc)) {
-				continue // under an advisory lock held by this same transaction or session
+			if held := e.sessionScope(s, e.sessionOf(cc)); held != nil && ev.store == "SQL" {
+				// SQL on the transaction or session that holds the scope's
+				// database lock is protected by it, whatever the statement
+				// (even one that is not a constant: no blind spot either).
+				if ev.isWrite {
+					e.noteProtected(pos, held, ev)
+					continue
+				}
+				if _, known := e.sqlTextOf(cc); !known {
+					continue
+				}
 			}
+			e.noteBlind(instr, cc, pos, s, ev)
 			if ev.unit != nil {
 				units = append(units, &unitWrite{ev: ev, instr: instr})
 			}
