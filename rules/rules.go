@@ -305,7 +305,7 @@ type Lib struct {
 var Libs = []*Lib{
 	&EtcdConcurrency, &EtcdKV, &GoRedis, &Redsync, &RedisLock, &DynamoLock, &ZooKeeper, &SamuelZooKeeper,
 	&Consul, &LeaderElection, &K8sObjects, &ControllerRuntime, &Gocron, &DatabaseSQL, &Sqlx, &Pgx, &PgxV4, &DynamoDB, &S3,
-	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &Gocql, &MongoDB, &Hazelcast, &UUID, &CryptoRand, &MathRand, &Time,
+	&S3Manager, &Gorm, &GCS, &AzureBlob, &Redigo, &Gocql, &MongoDB, &Hazelcast, &GoZero, &UUID, &CryptoRand, &MathRand, &Time,
 }
 
 var (
@@ -478,7 +478,7 @@ var libraryModules = []string{
 	"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go",
 	"github.com/google/uuid", "github.com/jmoiron/sqlx", "github.com/gomodule/redigo",
 	"cloud.google.com/go/storage", "github.com/Azure/azure-sdk-for-go",
-	"github.com/gocql/gocql", "go.mongodb.org/mongo-driver", hazelcast,
+	"github.com/gocql/gocql", "go.mongodb.org/mongo-driver", hazelcast, "github.com/zeromicro/go-zero",
 	goRetry, "github.com/cenkalti/backoff", "github.com/avast/retry-go",
 }
 

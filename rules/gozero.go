@@ -1,0 +1,47 @@
+package rules
+
+const (
+	goZeroRedis = "github.com/zeromicro/go-zero/core/stores/redis"
+	goZeroSqlx  = "github.com/zeromicro/go-zero/core/stores/sqlx"
+	goZeroSqlc  = "github.com/zeromicro/go-zero/core/stores/sqlc"
+)
+
+// GoZero is go-zero's stores (github.com/zeromicro/go-zero, v1.10): its
+// RedisLock, its Redis client's writes, and the sqlx and sqlc
+// connections goctl's generated models write through. RedisLock is a
+// SET NX lock with a random value and an expiry: AcquireCtx answers
+// (false, nil) when another holder has the key, and nothing it hands out
+// is ordered across grants, so a write in its scope has no token to fence
+// with. The client's plain commands are blind writes; sqlx and sqlc run
+// the caller's SQL, whose own WHERE is the fence.
+var GoZero = Lib{
+	Name:  "go-zero",
+	Paths: []string{goZeroRedis, goZeroSqlx, goZeroSqlc},
+	Acquires: []Acquire{
+		// (bool, error): acquired when the bool is true and the error nil.
+		{Func: "(*" + goZeroRedis + ".RedisLock).Acquire", Success: ErrNil, Lock: "go-zero RedisLock", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+		{Func: "(*" + goZeroRedis + ".RedisLock).AcquireCtx", Success: ErrNil, Lock: "go-zero RedisLock", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+	},
+	Releases: methods("(*"+goZeroRedis+".RedisLock)", "Release", "ReleaseCtx"),
+	Writes: concatWrites(
+		goZeroRedisWrites(0, "Set", "Setex", "Hset", "Del", "Incr"),
+		goZeroRedisWrites(1, "SetCtx", "HsetCtx", "DelCtx"),
+		sqlWrites("("+goZeroSqlx+".Session)", 0, "Exec"),
+		sqlWrites("("+goZeroSqlx+".Session)", 1, "ExecCtx"),
+		sqlWrites("("+goZeroSqlc+".CachedConn)", 0, "ExecNoCache"),
+		sqlWrites("("+goZeroSqlc+".CachedConn)", 1, "ExecNoCacheCtx"),
+	),
+	Reads: []string{"(*" + goZeroRedis + ".Redis).Get", "(*" + goZeroRedis + ".Redis).GetCtx"},
+	// A *RedisLock a function receives is a lock its caller took.
+	LockTypes: []string{goZeroRedis + ".RedisLock"},
+}
+
+// goZeroRedisWrites: blind writes of go-zero's Redis client, whose key is
+// argument keyArg (after the context in the Ctx forms).
+func goZeroRedisWrites(keyArg int, names ...string) []Write {
+	out := make([]Write, len(names))
+	for i, n := range names {
+		out[i] = Write{Func: "(*" + goZeroRedis + ".Redis)." + n, Kind: KVBlind, Store: "Redis", KeyArg: keyArg, Outcome: NoOutcome}
+	}
+	return out
+}
