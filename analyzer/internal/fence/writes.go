@@ -167,16 +167,18 @@ func (e *engine) checkWrites(f *ssa.Function) {
 				continue
 			}
 			ev := e.evalCall(f, instr, cc, s)
-			if held := e.sessionScope(s, e.sessionOf(cc)); held != nil && ev.store == "SQL" {
+			if ev.store == "SQL" {
 				// SQL on the transaction or session that holds the scope's
 				// database lock is protected by it, whatever the statement
 				// (even one that is not a constant: no blind spot either).
-				if ev.isWrite {
-					e.noteProtected(pos, held, ev)
-					continue
-				}
-				if _, known := e.sqlTextOf(cc); !known {
-					continue
+				if held := e.sessionScope(s, e.sessionOf(cc)); held != nil {
+					if ev.isWrite {
+						e.noteProtected(pos, held, ev)
+						continue
+					}
+					if _, known := e.sqlTextOf(cc); !known {
+						continue
+					}
 				}
 			}
 			e.noteBlind(instr, cc, pos, s, ev)
