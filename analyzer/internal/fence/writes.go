@@ -663,7 +663,11 @@ func (e *engine) evalBlind(cc *ssa.CallCommon, w *rules.Write) *eval {
 				ev.etcd.OptionsUnread = !ok
 			}
 		case "Redis":
-			ev.redis = e.redisCommandShape(fn.Name(), cc)
+			// The shape is go-redis's (ctx first), which the Redis proof
+			// replays; another client's commands (go-zero's) have none.
+			if rules.IsRedisCommand(fn) {
+				ev.redis = e.redisCommandShape(fn.Name(), cc)
+			}
 		}
 	}
 	ev.blind = true

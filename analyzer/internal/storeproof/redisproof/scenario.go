@@ -566,6 +566,10 @@ func (c *Case) write(ctx context.Context, rdb *redis.Client, h *holder) (string,
 		}
 		in = append(in, rv)
 	}
+	if need := mt.NumIn(); len(in) < need && !(mt.IsVariadic() && len(in) == need-1) {
+		// reflect would panic: a shape read from another client's call
+		return "", fmt.Errorf("%s takes %d arguments, the write's shape gives %d", sh.Command, need, len(in))
+	}
 	res := m.Call(in)
 	cmd, ok := res[0].Interface().(redis.Cmder)
 	if !ok {
