@@ -24,8 +24,9 @@ var GoZero = Lib{
 	},
 	Releases: methods("(*"+goZeroRedis+".RedisLock)", "Release", "ReleaseCtx"),
 	Writes: concatWrites(
-		goZeroRedisWrites(0, "Set", "Setex", "Hset", "Del", "Incr"),
-		goZeroRedisWrites(1, "SetCtx", "HsetCtx", "DelCtx"),
+		// The key is the first argument, after the context in the Ctx forms.
+		kvBlindWrites("(*"+goZeroRedis+".Redis).", "Redis", 0, "Set", "Setex", "Hset", "Del", "Incr"),
+		kvBlindWrites("(*"+goZeroRedis+".Redis).", "Redis", 1, "SetCtx", "HsetCtx", "DelCtx"),
 		sqlWrites("("+goZeroSqlx+".Session)", 0, "Exec"),
 		sqlWrites("("+goZeroSqlx+".Session)", 1, "ExecCtx"),
 		sqlWrites("("+goZeroSqlc+".CachedConn)", 0, "ExecNoCache"),
@@ -34,14 +35,4 @@ var GoZero = Lib{
 	Reads: []string{"(*" + goZeroRedis + ".Redis).Get", "(*" + goZeroRedis + ".Redis).GetCtx"},
 	// A *RedisLock a function receives is a lock its caller took.
 	LockTypes: []string{goZeroRedis + ".RedisLock"},
-}
-
-// goZeroRedisWrites: blind writes of go-zero's Redis client, whose key is
-// argument keyArg (after the context in the Ctx forms).
-func goZeroRedisWrites(keyArg int, names ...string) []Write {
-	out := make([]Write, len(names))
-	for i, n := range names {
-		out[i] = Write{Func: "(*" + goZeroRedis + ".Redis)." + n, Kind: KVBlind, Store: "Redis", KeyArg: keyArg, Outcome: NoOutcome}
-	}
-	return out
 }

@@ -36,7 +36,7 @@ var Hazelcast = Lib{
 		{Func: "(*" + hazelcast + "/internal/cp.AtomicLong).AddAndGet", Desc: "a Hazelcast AtomicLong", Weak: WeakCounter, Issuer: "Hazelcast",
 			Why: hzCounterWhy},
 	},
-	Writes: append(hzMapWrites(KVBlind,
+	Writes: append(kvBlindWrites(hzMap+".", "Hazelcast map", -1,
 		"Put", "PutWithTTL", "PutWithMaxIdle", "PutWithTTLAndMaxIdle",
 		"PutTransient", "PutTransientWithTTL", "PutTransientWithMaxIdle", "PutTransientWithTTLAndMaxIdle",
 		"Set", "SetWithTTL", "SetWithTTLAndMaxIdle", "Replace", "TryPut", "TryPutWithTimeout",
@@ -58,11 +58,3 @@ const hzCounterWhy = "a Hazelcast AtomicLong is incremented after the lock grant
 // hzSame: ReplaceIfSame and RemoveIfSame answer false, with a nil error,
 // when the entry no longer holds the value they compare.
 var hzSame = Outcome{Kind: RejectFlag, Name: "ok == false"}
-
-func hzMapWrites(kind WriteKind, names ...string) []Write {
-	out := make([]Write, len(names))
-	for i, n := range names {
-		out[i] = Write{Func: hzMap + "." + n, Kind: kind, Store: "Hazelcast map", KeyArg: -1, Outcome: NoOutcome}
-	}
-	return out
-}

@@ -48,14 +48,6 @@ func redisKey(fn *types.Func) (funcKey, bool) {
 	return funcKey{pkg: goRedis, recv: "cmd", name: fn.Name()}, true
 }
 
-func redisCmds(kind WriteKind, names ...string) []Write {
-	out := make([]Write, len(names))
-	for i, n := range names {
-		out[i] = Write{Func: redisCmd + n, Kind: kind, Store: "Redis", KeyArg: 1, Outcome: NoOutcome}
-	}
-	return out
-}
-
 // GoRedis is go-redis v9 (and v8). A hand-rolled lock is SET NX (SetNX, or SetArgs
 // with Mode "NX"); it carries no token. Plain commands are blind writes;
 // scripts are fenced when they compare a token passed in ARGV.
@@ -75,7 +67,7 @@ var GoRedis = Lib{
 		{Func: redisCmd + "IncrBy", Desc: "a Redis INCRBY counter", Weak: WeakCounter, Issuer: "Redis",
 			Why: "INCR is monotonic on one shard but can regress after an asynchronous failover"},
 	},
-	Writes: append(append(redisCmds(KVBlind,
+	Writes: append(append(kvBlindWrites(redisCmd, "Redis", 1,
 		"Set", "SetEx", "SetEX", "SetXX", "Append", "GetSet", "GetDel",
 		"Del", "Unlink", "Rename", "HSet", "HMSet", "HDel", "HIncrBy", "HSetNX",
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim",

@@ -70,6 +70,17 @@ func sqlOutcome(method string) Outcome {
 	return unmodelled
 }
 
+// kvBlindWrites declares blind key-value writes in store: the methods
+// prefix+name for each name (prefix is a receiver's key up to the method,
+// "(*pkg.T)."), whose key is argument keyArg (-1: none).
+func kvBlindWrites(prefix, store string, keyArg int, names ...string) []Write {
+	out := make([]Write, len(names))
+	for i, n := range names {
+		out[i] = Write{Func: prefix + n, Kind: KVBlind, Store: store, KeyArg: keyArg, Outcome: NoOutcome}
+	}
+	return out
+}
+
 func concatWrites(lists ...[]Write) []Write {
 	var out []Write
 	for _, l := range lists {

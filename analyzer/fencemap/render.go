@@ -228,11 +228,17 @@ func shortToken(l *Lock) string {
 	return l.TokenKind
 }
 
+// protectedVerdict: every write of that verdict is protected, by its
+// token (fenced) or by the session that holds the lock.
+func protectedVerdict(verdict string) bool {
+	return verdict == "fenced" || verdict == "session"
+}
+
 func edgeStyle(verdict string) (color, style string) {
-	switch verdict {
-	case "fenced", "session":
+	switch {
+	case protectedVerdict(verdict):
 		return "#15803d", "solid"
-	case "unknown":
+	case verdict == "unknown":
 		return "#6b7280", "dotted"
 	}
 	return "#b91c1c", "bold"
@@ -262,16 +268,16 @@ func mermaid(b *bytes.Buffer, m *Map) {
 	for i, l := range m.Locks {
 		for _, r := range l.Resources {
 			arrow := "==>"
-			if r.Verdict == "fenced" || r.Verdict == "session" {
+			if protectedVerdict(r.Verdict) {
 				arrow = "-->"
 			} else if r.Verdict == "unknown" {
 				arrow = "-.->"
 			}
 			fmt.Fprintf(b, "  l%d %s|\"%s (%d)\"| %s\n", i+1, arrow, r.Verdict, len(r.Writes), g.resIDs[r.Kind+"\x00"+r.Name])
-			switch r.Verdict {
-			case "fenced", "session":
+			switch {
+			case protectedVerdict(r.Verdict):
 				green = append(green, fmt.Sprint(edge))
-			case "unknown":
+			case r.Verdict == "unknown":
 				grey = append(grey, fmt.Sprint(edge))
 			default:
 				red = append(red, fmt.Sprint(edge))
