@@ -21,8 +21,18 @@ var GoZero = Lib{
 		// (bool, error): acquired when the bool is true and the error nil.
 		{Func: "(*" + goZeroRedis + ".RedisLock).Acquire", Success: ErrNil, Lock: "go-zero RedisLock", NoToken: true, KeyArg: -1, LockIsReceiver: true},
 		{Func: "(*" + goZeroRedis + ".RedisLock).AcquireCtx", Success: ErrNil, Lock: "go-zero RedisLock", NoToken: true, KeyArg: -1, LockIsReceiver: true},
+		// The client's SET NX, the lock go-zero applications roll by hand
+		// (SetnxEx(key, value, seconds), then Del(key)): an acquire only on
+		// a key named like a lock or deleted in the same function, as for
+		// go-redis's SetNX.
+		{Func: "(*" + goZeroRedis + ".Redis).Setnx", Success: ErrNil, Lock: "Redis SET NX lock", NoToken: true, KeyArg: 0},
+		{Func: "(*" + goZeroRedis + ".Redis).SetnxEx", Success: ErrNil, Lock: "Redis SET NX lock", NoToken: true, KeyArg: 0},
+		{Func: "(*" + goZeroRedis + ".Redis).SetnxCtx", Success: ErrNil, Lock: "Redis SET NX lock", NoToken: true, KeyArg: 1},
+		{Func: "(*" + goZeroRedis + ".Redis).SetnxExCtx", Success: ErrNil, Lock: "Redis SET NX lock", NoToken: true, KeyArg: 1},
 	},
-	Releases: methods("(*"+goZeroRedis+".RedisLock)", "Release", "ReleaseCtx"),
+	Releases: append(methods("(*"+goZeroRedis+".RedisLock)", "Release", "ReleaseCtx"),
+		methods("(*"+goZeroRedis+".Redis)", "Del", "DelCtx")...),
+	Renews: methods("(*"+goZeroRedis+".Redis)", "Expire", "ExpireCtx"),
 	Writes: concatWrites(
 		// The key is the first argument, after the context in the Ctx forms.
 		kvBlindWrites("(*"+goZeroRedis+".Redis).", "Redis", 0, "Set", "Setex", "Hset", "Del", "Incr"),

@@ -532,6 +532,21 @@ func AcquireOf(fn *types.Func) (*Acquire, bool) {
 // IsRelease reports whether fn releases a lock.
 func IsRelease(fn *types.Func) bool { return releaseByFunc[lookupKey(fn)] }
 
+// IsKeyRelease reports whether fn releases a lock by deleting its key (a
+// go-redis command, go-zero's Del): it releases a SET NX lock on that key
+// only, never a lock of another library, and is a key-value write
+// otherwise.
+func IsKeyRelease(fn *types.Func) bool {
+	if !IsRelease(fn) {
+		return false
+	}
+	if IsRedisCommand(fn) {
+		return true
+	}
+	w, ok := WriteOf(fn)
+	return ok && w.Kind == KVBlind
+}
+
 // IsRenew reports whether fn extends a lease (lock bookkeeping).
 func IsRenew(fn *types.Func) bool { return renewByFunc[lookupKey(fn)] }
 

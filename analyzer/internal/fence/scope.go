@@ -1378,7 +1378,7 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 	}
 	if rules.IsRelease(fn) {
 		if r.key == nil {
-			if rules.IsRedisCommand(fn) {
+			if rules.IsKeyRelease(fn) {
 				return false // rdb.Del(ctx, "cache:"+id) under a redsync or redislock lock
 			}
 			return r.acq.libRule != nil || r.acq.leaseT == nil
@@ -1625,13 +1625,18 @@ func (e *engine) sameKey(r *region, cc *ssa.CallCommon) bool {
 		}
 		return false
 	}
+	// Have: rdb.Del(ctx, keys...) / rdb.Expire(ctx, key, ttl) / rdb.Set(ctx, key, ...)
+	// (go-redis), or go-zero's rds.Del(keys...) / rds.Expire(key, seconds):
+	// the key comes first after an optional context.
 	ps := params(cc)
-	if len(ps) < 2 {
+	if len(ps) > 0 && isContext(ps[0].Type()) {
+		ps = ps[1:]
+	}
+	if len(ps) == 0 {
 		return false
 	}
-	// Have: rdb.Del(ctx, keys...) / rdb.Expire(ctx, key, ttl) / rdb.Set(ctx, key, ...)
-	candidates := []ssa.Value{ps[1]}
-	if keys, ok := unpackVariadic(ps[len(ps)-1]); ok && len(ps) == 2 {
+	candidates := []ssa.Value{ps[0]}
+	if keys, ok := unpackVariadic(ps[0]); ok && len(ps) == 1 {
 		candidates = keys
 	}
 	for _, k := range candidates {

@@ -119,3 +119,71 @@ func goZeroClientWritesBad(rds *redis.Redis, cc sqlc.CachedConn, id string) erro
 	_, err := cc.ExecNoCache("UPDATE carts SET state = 'open' WHERE id = ?", id) // want `SQL write via cc.ExecNoCache to carts under the go-zero RedisLock is not fenced`
 	return err
 }
+
+// The lock go-zero applications roll by hand: SetnxEx on a key, Del it
+// when done. It hands out no token, like go-redis's SetNX.
+
+func goZeroSetnxLockBad(rds *redis.Redis, conn sqlx.SqlConn, id int64) error {
+	key := "order:pay:lock"
+	ok, err := rds.SetnxEx(key, "1", 10)
+	if err != nil || !ok {
+		return errGzBusy
+	}
+	defer rds.Del(key)
+	if err := rds.Expire(key, 20); err != nil { // ok: extends the lock's own key
+		return err
+	}
+	_, err = conn.Exec("UPDATE orders SET state = 'paid' WHERE id = ?", id) // want `SQL write via conn.Exec to orders under the Redis SET NX lock is not fenced`
+	return err
+}
+
+func goZeroSetnxCtxLockBad(ctx context.Context, rds *redis.Redis, id string) error {
+	ok, err := rds.SetnxExCtx(ctx, "stock:"+id, "1", 10)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errGzBusy // ok: not acquired
+	}
+	defer rds.DelCtx(ctx, "stock:"+id)
+	if err := rds.ExpireCtx(ctx, "stock:"+id, 20); err != nil { // ok: extends the lock's own key
+		return err
+	}
+	return rds.HsetCtx(ctx, "stock", id, "0") // want `Redis write via rds.HsetCtx to stock under the Redis SET NX lock is not fenced`
+}
+
+func goZeroSetnxPlainLockBad(ctx context.Context, rds *redis.Redis, conn sqlx.SqlConn, id int64) error {
+	if ok, err := rds.Setnx("lock:job", "1"); err != nil || !ok {
+		return errGzBusy
+	}
+	_, err := conn.ExecCtx(ctx, "DELETE FROM jobs WHERE id = ?", id) // want `SQL write via conn.ExecCtx to jobs under the Redis SET NX lock is not fenced`
+	if err != nil {
+		return err
+	}
+	_, err = rds.Del("lock:job")
+	return err
+}
+
+func goZeroSetnxCtxUnlockedGood(ctx context.Context, rds *redis.Redis, conn sqlx.SqlConn, id int64) error {
+	ok, err := rds.SetnxCtx(ctx, "lock:sweep", "1")
+	if err != nil || !ok {
+		return errGzBusy
+	}
+	if _, err := rds.DelCtx(ctx, "lock:sweep"); err != nil {
+		return err
+	}
+	// ok: the lock was released above
+	_, err = conn.ExecCtx(ctx, "DELETE FROM sweeps WHERE id = ?", id)
+	return err
+}
+
+func goZeroSetnxDedupGood(ctx context.Context, rds *redis.Redis, conn sqlx.SqlConn, id string) error {
+	// A SET NX on a request-id key, never deleted here: deduplication, not a lock.
+	ok, err := rds.SetnxExCtx(ctx, "req:"+id, "1", 3600)
+	if err != nil || !ok {
+		return err
+	}
+	// ok: no lock is held
+	_, err = conn.ExecCtx(ctx, "INSERT INTO requests (id) VALUES (?)", id)
+	return err
+}

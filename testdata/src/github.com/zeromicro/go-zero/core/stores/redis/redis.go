@@ -23,6 +23,16 @@ func (s *Redis) DelCtx(ctx context.Context, keys ...string) (int, error) { panic
 func (s *Redis) Get(key string) (string, error)                          { panic("stub") }
 func (s *Redis) GetCtx(ctx context.Context, key string) (string, error)  { panic("stub") }
 func (s *Redis) Incr(key string) (int64, error)                          { panic("stub") }
+func (s *Redis) Setnx(key, value string) (bool, error)                   { panic("stub") }
+func (s *Redis) SetnxCtx(ctx context.Context, key, value string) (bool, error) {
+	panic("stub")
+}
+func (s *Redis) SetnxEx(key, value string, seconds int) (bool, error) { panic("stub") }
+func (s *Redis) SetnxExCtx(ctx context.Context, key, value string, seconds int) (bool, error) {
+	panic("stub")
+}
+func (s *Redis) Expire(key string, seconds int) error                         { panic("stub") }
+func (s *Redis) ExpireCtx(ctx context.Context, key string, seconds int) error { panic("stub") }
 
 type RedisLock struct{}
 
