@@ -470,6 +470,26 @@ func IsAcquireName(name string) bool {
 	return rest == "" || strings.HasPrefix(rest, "With") || strings.HasPrefix(rest, "Context") || strings.HasPrefix(rest, "Ctx")
 }
 
+// IsLockTypeName reports whether a type's name says its values are locks:
+// RedisLock, Mutex, DistLocker, LeaseLock ("Block" and "Clock" are not).
+func IsLockTypeName(name string) bool {
+	lower := strings.ToLower(name)
+	if strings.Contains(lower, "mutex") {
+		return true
+	}
+	for i := strings.Index(lower, "lock"); i >= 0; {
+		if i == 0 || (lower[i-1] != 'b' && lower[i-1] != 'c') {
+			return true
+		}
+		j := strings.Index(lower[i+1:], "lock")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
 // IsReleaseFuncName reports whether a function's name says it releases a
 // lock: a release name (Unlock, Release...) or one that starts with
 // unlock or release (unlockWithFile, releaseLease).

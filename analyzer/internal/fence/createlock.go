@@ -154,6 +154,27 @@ func (e *engine) deletesLockObject(f *ssa.Function, cc *ssa.CallCommon) bool {
 	if e.endsEtcdTxnLock(nil, cc) {
 		return true // an etcd put-if-absent lock's key deleted or lease revoked (etcdlock.go)
 	}
+	// A Redis SET NX lock's key deleted, by DEL or by a compare-and-delete
+	// script: a key named like a lock's ("lock:"+l.Key), or a key with no
+	// constant part in a method of a type named like a lock (func (l
+	// *RedisLock) Unlock deleting l.key).
+	var keys []ssa.Value
+	if rules.IsKeyRelease(fn) || isRedigoRelease(cc) {
+		keys = e.kvKeys(cc)
+	} else if key, release, ok := e.scriptBookkeepingKey(cc); ok && release {
+		keys = []ssa.Value{key}
+	}
+	for _, k := range keys {
+		if k == nil {
+			continue
+		}
+		if keyNamesLock(k) || (len(constParts(k, 0)) == 0 && onLockType(f)) {
+			return true
+		}
+	}
+	if len(keys) > 0 {
+		return false
+	}
 	w, ok := e.writeOf(fn)
 	if !ok {
 		return false
@@ -163,6 +184,17 @@ func (e *engine) deletesLockObject(f *ssa.Function, cc *ssa.CallCommon) bool {
 		return rules.IsDeleteMethodName(fn.Name())
 	}
 	return false
+}
+
+// onLockType: f is a method of a type named like a lock (RedisLock,
+// Mutex, Locker).
+func onLockType(f *ssa.Function) bool {
+	recv := f.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	n := namedOfType(recv.Type())
+	return n != nil && rules.IsLockTypeName(n.Obj().Name())
 }
 
 // isTrueConst: the constant true.

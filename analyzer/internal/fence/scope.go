@@ -492,13 +492,11 @@ func (e *engine) isLockKey(call *ssa.Call, keyArg int) bool {
 
 // isLockKeyVal is isLockKey for the key value itself.
 func (e *engine) isLockKeyVal(call *ssa.Call, key ssa.Value) bool {
-	for _, c := range constParts(key, 0) {
-		lc := strings.ToLower(c)
-		for _, w := range []string{"lock", "mutex", "leader", "lease", "election", "semaphore"} {
-			if strings.Contains(lc, w) {
-				return true
-			}
-		}
+	if keyNamesLock(key) {
+		return true
+	}
+	if len(constParts(key, 0)) == 0 && onLockType(call.Parent()) {
+		return true // func (m *RedisMutex) Lock(ctx) { rdb.SetNX(ctx, m.key, ...) }
 	}
 	probe := &region{key: key}
 	probe.keyConst, _ = constString(key)
@@ -513,6 +511,20 @@ func (e *engine) isLockKeyVal(call *ssa.Call, key ssa.Value) bool {
 		}
 	})
 	return found
+}
+
+// keyNamesLock: a constant part of the key names a lock ("lock:"+id,
+// fmt.Sprintf("leader/%s", shard)).
+func keyNamesLock(key ssa.Value) bool {
+	for _, c := range constParts(key, 0) {
+		lc := strings.ToLower(c)
+		for _, w := range []string{"lock", "mutex", "leader", "lease", "election", "semaphore"} {
+			if strings.Contains(lc, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // constParts returns the constant strings a key is built from
@@ -1376,6 +1388,11 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 	if isRedigoRelease(cc) {
 		return r.key != nil && e.sameKey(r, cc)
 	}
+	if key, release, ok := e.scriptBookkeepingKey(cc); ok {
+		// unlock.Run(ctx, rdb, []string{key}, value): a compare-and-delete
+		// script releases the SET NX lock on its key.
+		return release && r.key != nil && keyFingerprint(key, 0) == keyFingerprint(r.key, 0)
+	}
 	if rules.IsRelease(fn) {
 		if r.key == nil {
 			if rules.IsKeyRelease(fn) {
@@ -1617,34 +1634,33 @@ func (e *engine) sameKey(r *region, cc *ssa.CallCommon) bool {
 		return false
 	}
 	want := keyFingerprint(r.key, 0)
-	if keys, ok := e.redigoKeys(cc); ok {
-		for _, k := range keys {
-			if k != nil && keyFingerprint(k, 0) == want {
-				return true
-			}
-		}
-		return false
-	}
-	// Have: rdb.Del(ctx, keys...) / rdb.Expire(ctx, key, ttl) / rdb.Set(ctx, key, ...)
-	// (go-redis), or go-zero's rds.Del(keys...) / rds.Expire(key, seconds):
-	// the key comes first after an optional context.
-	ps := params(cc)
-	if len(ps) > 0 && isContext(ps[0].Type()) {
-		ps = ps[1:]
-	}
-	if len(ps) == 0 {
-		return false
-	}
-	candidates := []ssa.Value{ps[0]}
-	if keys, ok := unpackVariadic(ps[0]); ok && len(ps) == 1 {
-		candidates = keys
-	}
-	for _, k := range candidates {
+	for _, k := range e.kvKeys(cc) {
 		if k != nil && keyFingerprint(k, 0) == want {
 			return true
 		}
 	}
 	return false
+}
+
+// kvKeys returns the key arguments of a key-value command: redigo's by
+// command name, else the first argument after an optional context
+// (go-redis's rdb.Del(ctx, keys...), rdb.Expire(ctx, key, ttl), go-zero's
+// rds.Del(keys...)), the keys of a variadic DEL one by one.
+func (e *engine) kvKeys(cc *ssa.CallCommon) []ssa.Value {
+	if keys, ok := e.redigoKeys(cc); ok {
+		return keys
+	}
+	ps := params(cc)
+	if len(ps) > 0 && isContext(ps[0].Type()) {
+		ps = ps[1:]
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	if keys, ok := unpackVariadic(ps[0]); ok && len(ps) == 1 {
+		return keys
+	}
+	return ps[:1]
 }
 
 // keyFingerprint renders how a key value is built: constants by value,

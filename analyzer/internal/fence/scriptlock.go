@@ -67,3 +67,75 @@ func (e *engine) scriptLock(call *ssa.Call, w *rules.Write) (ssa.Value, bool, bo
 	}
 	return keys[idx], counter, true
 }
+
+// A lock's own bookkeeping done by a script: the compare-and-delete
+// release every Redis lock guide gives, and its compare-and-expire renew:
+//
+//	if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end
+//	if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+//
+// Such a script writes the lock's key and nothing else: it releases (or
+// renews) the SET NX lock on that key, and is no protected write.
+
+var luaCallRe = lazyregexp.New(`(?is)redis\.p?call\(\s*['"](\w+)['"]\s*(?:,\s*([^,)]*))?`)
+
+var luaKeyRe = lazyregexp.New(`^KEYS\[(\d+)\]$`)
+
+// luaBookkeepingKey returns the KEYS index (0-based) of the one key a
+// script deletes or expires, whether it deletes it (a release, not a
+// renew), and false when the script calls any other write command, on
+// any other key.
+func luaBookkeepingKey(script string) (key int, release, ok bool) {
+	key = -1
+	for _, m := range luaCallRe.FindAllStringSubmatch(script, -1) {
+		switch strings.ToLower(m[1]) {
+		case "get", "ttl", "pttl", "exists", "type":
+			continue // reads
+		case "del", "unlink":
+			release = true
+		case "expire", "pexpire":
+		default:
+			return 0, false, false
+		}
+		km := luaKeyRe.FindStringSubmatch(strings.TrimSpace(m[2]))
+		if km == nil {
+			return 0, false, false
+		}
+		n, err := strconv.Atoi(km[1])
+		if err != nil || n < 1 || (key >= 0 && key != n-1) {
+			return 0, false, false
+		}
+		key = n - 1
+	}
+	return key, release, key >= 0
+}
+
+// scriptBookkeepingKey reads a go-redis script call (Script.Run, Eval,
+// ...) as a lock's release or renew and returns the lock key's value.
+func (e *engine) scriptBookkeepingKey(cc *ssa.CallCommon) (key ssa.Value, release, ok bool) {
+	fn := calleeFunc(cc)
+	if fn == nil {
+		return nil, false, false
+	}
+	w, ok := e.writeOf(fn)
+	if !ok || w.Kind != rules.RedisScript || w.ArgsFrom < 1 {
+		return nil, false, false
+	}
+	script, ok := e.scriptText(cc, w)
+	if !ok {
+		return nil, false, false
+	}
+	idx, release, ok := luaBookkeepingKey(script)
+	if !ok {
+		return nil, false, false
+	}
+	ps := params(cc)
+	if w.ArgsFrom-1 >= len(ps) {
+		return nil, false, false
+	}
+	keys, ok := unpackVariadic(ps[w.ArgsFrom-1])
+	if !ok || idx >= len(keys) || keys[idx] == nil {
+		return nil, false, false
+	}
+	return keys[idx], release, true
+}

@@ -458,8 +458,12 @@ func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.C
 			regions = append(regions, e.regions[g]...)
 		}
 	}
+	scriptKey, _, isScript := e.scriptBookkeepingKey(cc) // a compare-and-delete release or compare-and-expire renew
 	for _, r := range regions {
 		if r.key != nil && e.sameKey(r, cc) {
+			return true
+		}
+		if isScript && r.key != nil && keyFingerprint(scriptKey, 0) == keyFingerprint(r.key, 0) {
 			return true
 		}
 		if r.storeKey != nil {
