@@ -28,7 +28,7 @@ func unlockScriptInlineBad(ctx context.Context, rdb *redis.Client, db *sql.DB, i
 	if err != nil || !ok {
 		return err
 	}
-	defer unlockScript.Run(ctx, rdb, []string{"lock:order:" + id}, "me") // ok: the lock's release
+	defer unlockScript.Run(ctx, rdb, []string{"lock:order:" + id}, "me")                               // ok: the lock's release
 	if err := renewScript.Run(ctx, rdb, []string{"lock:order:" + id}, "me", 30000).Err(); err != nil { // ok: renews the lock's own key
 		return err
 	}
@@ -94,7 +94,7 @@ func (c *redisLockClient) releaseWrapperBad(ctx context.Context, id string) erro
 	if err != nil {
 		return err
 	}
-	defer c.Release(ctx, l) // ok: the lock's release
+	defer c.Release(ctx, l)                               // ok: the lock's release
 	if err := c.ReleaseReservation(ctx, id); err != nil { // want `storage write via c.ReleaseReservation under the Redis SET NX lock is not fenced`
 		return err
 	}
@@ -143,7 +143,7 @@ func redisMutexBad(ctx context.Context, m *RedisMutex, db *sql.DB, id string) er
 	if err := m.Lock(ctx); err != nil {
 		return err
 	}
-	defer m.Unlock(ctx) // ok: the lock's release
+	defer m.Unlock(ctx)                                                                 // ok: the lock's release
 	_, err := db.ExecContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = $1", id) // want `SQL write via db.ExecContext to orders under the Redis SET NX lock is not fenced`
 	return err
 }
