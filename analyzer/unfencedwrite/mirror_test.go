@@ -27,3 +27,11 @@ func TestCrossPackageInterface(t *testing.T) {
 func TestVanityProject(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "example.com/vanity/app")
 }
+
+// TestPorts: a service that takes its lock and writes through ports
+// (application interfaces implemented in other packages) has lock scopes
+// and writes, and the token a lease hands out through a method, or a
+// handle through a field only ever set to it, is a token.
+func TestPorts(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/ports/svc")
+}

@@ -181,7 +181,7 @@ type engine struct {
 	noret             *noReturns                          // calls that cannot return (noreturn.go)
 	decl              *declared                           // declared leases, holds, token parameters, func values (declared.go)
 	forwards          map[*ssa.Function][]Forward         // writes whose statement is a parameter (forward.go)
-	recvTokens        map[*types.Var]bool                 // receiver fields a lock-holding method stores a token in (recvlock.go)
+	recvTokens        map[*types.Var]*origin              // receiver fields a lock-holding method stores a token in (recvlock.go), and fields only ever set to tokens (tokenaccessor.go): where the value came from, weak or not
 	claimedTables     map[string]bool                     // SQL tables some statement of the package claims rows of (leasetable.go)
 	leaseStmts        map[string]leaseStmt                // SQL text -> its lease-table reading, once claimedTables is known (leasetable.go)
 	callsOf           map[*ssa.Function][]ssa.Instruction // each function's calls, gos and defers (callSites)
@@ -398,6 +398,9 @@ func (e *engine) analyze() {
 	// 2b. Types that keep a lock in their receiver run their other
 	// methods under it (recvlock.go).
 	e.guardStep("receiver locks", e.receiverScopes)
+	// 2c. Fields only ever set to a token and methods that return one
+	// (tokenaccessor.go): reads and calls of them are token origins.
+	e.guardStep("token accessors", e.inferTokenAccessors)
 	// 3. Closures and goroutines started inside a scope inherit it. Anon
 	// functions follow their parents in e.funcs, so one pass suffices for
 	// nesting; a second catches named callbacks registered later.

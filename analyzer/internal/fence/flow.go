@@ -311,8 +311,16 @@ func (e *engine) fieldOrigin(ptrOrStruct types.Type, index int, pos token.Pos) *
 	if info, ok := e.leaseOf(ptrOrStruct); ok && info.Token == f {
 		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}
 	}
-	if e.isTokenField(f) || e.recvTokens[f] {
+	if e.isTokenField(f) {
 		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos)}
+	}
+	if o := e.recvTokens[f]; o != nil {
+		// c.rev = m.Header().Revision, or w.fence = time.Now().UnixNano():
+		// the field is as strong as what was stored in it.
+		if o.weak && o.rule != nil {
+			return e.ruleOrigin(o.rule, desc, e.selectorPos(pos))
+		}
+		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos), weak: o.weak, why: o.why, rule: o.rule}
 	}
 	return nil
 }

@@ -49,6 +49,8 @@ type prefilter struct {
 	declOf   map[*types.Func]*ast.FuncDecl
 	methods  map[string][]*types.Func // this package's concrete methods by name
 	dirSpans [][2]int                 // positions of //fencelint: comments
+
+	ifaceMethods map[*types.Func]bool // factImplemented's answers
 }
 
 // selectDecls returns the package's files with the bodies of functions
@@ -209,6 +211,9 @@ func (p *prefilter) object(fd *ast.FuncDecl, obj types.Object) bool {
 		obj = obj.Origin()
 		if isInterfaceMethod(obj) {
 			p.implementations(fd, obj)
+			if p.factImplemented(obj) {
+				return true // s.locks.Acquire(...), s.store.Save(...) implemented in another package
+			}
 		}
 		if obj.Pkg() != nil && obj.Pkg() != p.e.pass.Pkg {
 			if p.pkg(obj.Pkg()) {
@@ -270,6 +275,33 @@ func (p *prefilter) implementations(fd *ast.FuncDecl, m *types.Func) {
 			p.callers[callee] = append(p.callers[callee], fd)
 		}
 	}
+}
+
+// factImplemented: interface method m is implemented, in another package
+// of the project, by a method with a fencelint fact (an acquire, a write,
+// a release): the engine resolves calls of m over those implementations
+// (interfaceFact), so a body that calls m needs SSA even when neither the
+// interface's package nor anything else in the body is relevant.
+func (p *prefilter) factImplemented(m *types.Func) bool {
+	if r, ok := p.ifaceMethods[m]; ok {
+		return r
+	}
+	r := false
+	if sig, ok := m.Type().(*types.Signature); ok && sig.Recv() != nil && !isGeneric(sig.Recv().Type()) {
+		if iface, ok := sig.Recv().Type().Underlying().(*types.Interface); ok {
+			for _, im := range p.e.factImplsOf(m, iface, false) {
+				if im.Fact != nil && !im.Fact.isZero() {
+					r = true
+					break
+				}
+			}
+		}
+	}
+	if p.ifaceMethods == nil {
+		p.ifaceMethods = map[*types.Func]bool{}
+	}
+	p.ifaceMethods[m] = r
+	return r
 }
 
 // signature: what makes a body a scope or an acquire wrapper (a lease,

@@ -166,14 +166,18 @@ func (e *engine) receiverTokenFields(f *ssa.Function, r *region, recv *ssa.Param
 			continue
 		}
 		fa := isRecvField(st.Addr, recv)
-		if fa == nil || !e.originOf(st.Val).isToken() {
+		if fa == nil {
+			continue
+		}
+		o := e.originOf(st.Val)
+		if !o.isToken() {
 			continue
 		}
 		if sv, ok := derefStruct(fa.X.Type()); ok && fa.Field < sv.NumFields() {
 			if e.recvTokens == nil {
-				e.recvTokens = map[*types.Var]bool{}
+				e.recvTokens = map[*types.Var]*origin{}
 			}
-			e.recvTokens[sv.Field(fa.Field)] = true
+			e.recvTokens[sv.Field(fa.Field)] = o
 		}
 	}
 }
