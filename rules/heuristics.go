@@ -133,6 +133,14 @@ func IsTokenParamName(name string) bool {
 	return tokenParamNames[strings.ToLower(name)]
 }
 
+// IsFenceParamName reports whether a token parameter's name says fence
+// and nothing else (fence, fencingToken, fence_token): token, tok, epoch,
+// generation and revision name data too, and make a parameter a token
+// only when a write compares it.
+func IsFenceParamName(name string) bool {
+	return IsTokenParamName(name) && strings.Contains(strings.ToLower(name), "fenc")
+}
+
 // IsTokenFieldName reports whether a struct field (or method) name says it
 // is a token; unexported spellings (token, fencingToken) count too.
 func IsTokenFieldName(name string) bool { return tokenFieldNames[exportedName(name)] }

@@ -169,10 +169,57 @@ func (e *engine) signatureScope(f *ssa.Function) {
 	for _, p := range f.Params[first:] {
 		if (rules.IsTokenParamName(p.Name()) && rules.IsIntegerLike(p.Type())) || isTokenType(p.Type()) {
 			e.tokenParams[p] = p.Name()
+			if !isTokenType(p.Type()) && !rules.IsFenceParamName(p.Name()) && !e.comparedInWrite(f, p) {
+				// epoch, generation, revision, tok: names data also has
+				// (UPDATE devices SET last_seen_epoch = $2). Only a write
+				// of f that compares the parameter says it is a token.
+				delete(e.tokenParams, p)
+				e.memo = map[ssa.Value]*origin{}
+				continue
+			}
 			e.bodyScope[f] = &Scope{Kind: ScopeTokenParam, Pos: p.Pos(), Lock: "token parameter " + p.Name(), Token: p.Name(), Source: "token parameter"}
 			return
 		}
 	}
+}
+
+// comparedInWrite: a library write of f (not a helper's: their summaries
+// are not made yet) compares parameter p, a token by its name, in its
+// condition.
+func (e *engine) comparedInWrite(f *ssa.Function, p *ssa.Parameter) bool {
+	for _, instr := range e.callSites(f) {
+		cc, _ := callOf(instr)
+		fn := calleeFunc(cc)
+		if fn == nil {
+			continue
+		}
+		w, ok := rules.WriteOf(fn)
+		if !ok {
+			// A helper known (imported, or declared here) to be fenced by
+			// the parameter p is passed to, or to take a token there.
+			ps := params(cc)
+			passed := func(i int) bool { return i >= 0 && i < len(ps) && stripValue(ps[i]) == ssa.Value(p) }
+			if ff := e.calleeFact(fn); ff != nil {
+				for _, i := range append(slices.Clip(ff.FencedBy), ff.TokenParams...) {
+					if passed(i) {
+						return true
+					}
+				}
+			}
+			if e.decl != nil {
+				if i, ok := e.decl.tokenParam[fn]; ok && passed(i) {
+					return true
+				}
+			}
+			continue
+		}
+		for _, c := range e.evalRule(cc, w).compares {
+			if c.TokenPos == p.Pos() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // releasingParamScope records the scope of a function that takes a lock

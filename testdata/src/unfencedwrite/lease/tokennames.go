@@ -1,0 +1,47 @@
+package lease
+
+import (
+	"context"
+	"database/sql"
+)
+
+// A parameter named fence is a fencing token by its name alone; epoch,
+// generation, revision, token and tok name data too, and make a token only
+// when a write of the function compares them.
+
+func fenceParamUnusedBad(ctx context.Context, db *sql.DB, id string, fence int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE devices SET state = 'on' WHERE id = $1", id) // want `under the token parameter fence is not fenced`
+	return err
+}
+
+func epochAsDataGood(ctx context.Context, db *sql.DB, id string, epoch int64) error {
+	// ok: a unix time stored as data; nothing compares it
+	_, err := db.ExecContext(ctx, "UPDATE devices SET last_seen_epoch = $2 WHERE id = $1", id, epoch)
+	return err
+}
+
+func generationAsDataGood(ctx context.Context, db *sql.DB, name string, generation int) error {
+	// ok: a model's generation number, stored
+	_, err := db.ExecContext(ctx, "UPDATE models SET generation = $2 WHERE name = $1", name, generation)
+	return err
+}
+
+func tokAsDataGood(ctx context.Context, db *sql.DB, docID string, tok int64) error {
+	// ok: a count of lexer tokens
+	_, err := db.ExecContext(ctx, "UPDATE docs SET token_count = $2 WHERE id = $1", docID, tok)
+	return err
+}
+
+func epochComparedBad(ctx context.Context, db *sql.DB, id string, epoch int64) error {
+	res, err := db.ExecContext(ctx, "UPDATE shards SET owner = 'me', epoch = $2 WHERE id = $1 AND epoch < $2", id, epoch)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return sql.ErrNoRows
+	}
+	// The first write compares epoch: it is this function's token, and
+	// this write does not compare it.
+	_, err = db.ExecContext(ctx, "UPDATE shard_stats SET moves = moves + 1 WHERE id = $1", id) // want `under the token parameter epoch is not fenced`
+	return err
+}
