@@ -181,6 +181,7 @@ type engine struct {
 	noret             *noReturns                          // calls that cannot return (noreturn.go)
 	decl              *declared                           // declared leases, holds, token parameters, func values (declared.go)
 	forwards          map[*ssa.Function][]Forward         // writes whose statement is a parameter (forward.go)
+	retTokens         map[*ssa.Function]*origin           // functions of this package returning a token (returnedToken)
 	recvTokens        map[*types.Var]*origin              // receiver fields a lock-holding method stores a token in (recvlock.go), and fields only ever set to tokens (tokenaccessor.go): where the value came from, weak or not
 	claimedTables     map[string]bool                     // SQL tables some statement of the package claims rows of (leasetable.go)
 	leaseStmts        map[string]leaseStmt                // SQL text -> its lease-table reading, once claimedTables is known (leasetable.go)

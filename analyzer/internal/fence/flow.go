@@ -244,6 +244,15 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 		if _, isWrite := e.writeOf(fn); isWrite {
 			return nil // a write's result is not the token
 		}
+		if o := e.returnedToken(cc); o != nil {
+			// tokAV(l): a helper of this package that builds its result
+			// from the lease it is given (its l.Token), or returns a token
+			// of its own.
+			if o.weak && o.rule != nil {
+				return e.ruleOrigin(o.rule, e.exprAt(call.Pos()), e.exprPos(call.Pos()))
+			}
+			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos()), weak: o.weak, why: o.why}
+		}
 	}
 	// Values computed from a token carry it: strconv, fmt, conversions,
 	// builders, key formatting, methods on a token-bearing receiver.
@@ -669,3 +678,41 @@ func (e *engine) callExpr(pos token.Pos) *ast.CallExpr { return e.calls.get(pos)
 
 // Receiver returns a call's receiver, or nil for a plain function.
 func Receiver(cc *ssa.CallCommon) ssa.Value { return receiver(cc) }
+
+// returnedToken: cc calls a function of this package whose first result
+// is, on every return, a token (not a parameter's value: those are carried
+// by the arguments already). The answer is remembered per function; a
+// recursive call sees none.
+func (e *engine) returnedToken(cc *ssa.CallCommon) *origin {
+	f := cc.StaticCallee()
+	if f == nil || f.Pkg != e.pkg || f.Blocks == nil || f.Signature.Results().Len() == 0 {
+		return nil
+	}
+	if o, ok := e.retTokens[f]; ok {
+		return o
+	}
+	if e.retTokens == nil {
+		e.retTokens = map[*ssa.Function]*origin{}
+	}
+	e.retTokens[f] = nil // in progress
+	var got *origin
+	for _, b := range f.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		if isNilConst(ret.Results[0]) && len(ret.Results) > 1 {
+			continue // return nil, err
+		}
+		o := e.originOf(ret.Results[0])
+		if !o.isToken() {
+			got = nil
+			break
+		}
+		if got == nil || (o.weak && !got.weak) {
+			got = o
+		}
+	}
+	e.retTokens[f] = got
+	return got
+}

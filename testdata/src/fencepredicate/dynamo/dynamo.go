@@ -236,3 +236,30 @@ func notGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string)
 	})
 	return err
 }
+
+// The token's attribute value built by a helper given the whole lease.
+
+func leaseAV(l Lease) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(l.Token, 10)}
+}
+
+func leaseHelperGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: leaseAV(lease) is the lease's token
+	_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:                 aws.String("accounts"),
+		Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		ConditionExpression:       aws.String("fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":tok": leaseAV(lease)},
+	})
+	return err
+}
+
+func leaseHelperReversedBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:                 aws.String("accounts"),
+		Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		ConditionExpression:       aws.String("fence_token > :tok"), // want `fence condition of db.DeleteItem is reversed: fence_token > :tok`
+		ExpressionAttributeValues: map[string]types.AttributeValue{":tok": leaseAV(lease)},
+	})
+	return err
+}
