@@ -70,6 +70,15 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 			if f := e.calleeFact(e.callee(call.Common())); f != nil && f.Acquire && f.TokenResult == v.Index {
 				return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos())}
 			}
+			if ro := e.returnedToken(call.Common()); ro != nil {
+				if v.Index != 0 {
+					return nil // tok, err := helper(l): err is no token
+				}
+				if ro.weak && ro.rule != nil {
+					return e.ruleOrigin(ro.rule, e.exprAt(call.Pos()), e.exprPos(call.Pos()))
+				}
+				return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos()), weak: ro.weak, why: ro.why}
+			}
 		}
 		return next(v.Tuple)
 	case *ssa.Field:
@@ -244,7 +253,7 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 		if _, isWrite := e.writeOf(fn); isWrite {
 			return nil // a write's result is not the token
 		}
-		if o := e.returnedToken(cc); o != nil {
+		if o := e.returnedToken(cc); o != nil && cc.Signature().Results().Len() == 1 {
 			// tokAV(l): a helper of this package that builds its result
 			// from the lease it is given (its l.Token), or returns a token
 			// of its own.
@@ -687,6 +696,9 @@ func (e *engine) returnedToken(cc *ssa.CallCommon) *origin {
 	f := cc.StaticCallee()
 	if f == nil || f.Pkg != e.pkg || f.Blocks == nil || f.Signature.Results().Len() == 0 {
 		return nil
+	}
+	if t := f.Signature.Results().At(0).Type(); isError(t) || types.Identical(t.Underlying(), types.Typ[types.Bool]) {
+		return nil // an error or a flag made from a token is not the token
 	}
 	if o, ok := e.retTokens[f]; ok {
 		return o
