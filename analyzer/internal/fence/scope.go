@@ -184,8 +184,8 @@ func (e *engine) signatureScope(f *ssa.Function) {
 }
 
 // comparedInWrite: a library write of f (not a helper's: their summaries
-// are not made yet) compares parameter p, a token by its name, in its
-// condition.
+// are not made yet) compares a token in its condition, p being one by its
+// name, or p is passed to a helper known to be fenced by it.
 func (e *engine) comparedInWrite(f *ssa.Function, p *ssa.Parameter) bool {
 	for _, instr := range e.callSites(f) {
 		cc, _ := callOf(instr)
@@ -213,8 +213,16 @@ func (e *engine) comparedInWrite(f *ssa.Function, p *ssa.Parameter) bool {
 			}
 			continue
 		}
-		for _, c := range e.evalRule(cc, w).compares {
-			if c.TokenPos == p.Pos() {
+		// Any token compare will do: with no lease or lock parameter (those
+		// make other scopes), the token parameters are what a write of f
+		// compares, whatever the value is called by the time it reaches
+		// the condition (strconv.FormatInt(tok, 10) in an etcd Compare).
+		ev := e.evalRule(cc, w)
+		if ev.isWrite && (ev.verdict == Fenced || ev.verdict == WrongPredicate) {
+			return true // the etcd Txn's Compare, the expression builder's condition
+		}
+		for _, c := range ev.compares {
+			if c.Token != "" {
 				return true
 			}
 		}

@@ -3,6 +3,11 @@ package lease
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"strconv"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 // A parameter named fence is a fencing token by its name alone; epoch,
@@ -44,4 +49,41 @@ func epochComparedBad(ctx context.Context, db *sql.DB, id string, epoch int64) e
 	// this write does not compare it.
 	_, err = db.ExecContext(ctx, "UPDATE shard_stats SET moves = moves + 1 WHERE id = $1", id) // want `under the token parameter epoch is not fenced`
 	return err
+}
+
+// tok compared in an etcd Txn's If (as a string, through strconv) makes
+// the helper a token-parameter scope, fenced by tok: a caller that passes
+// its mutex's revision is fenced.
+func publishFenced(ctx context.Context, kv clientv3.KV, tok int64, key, val string) error {
+	ts := strconv.FormatInt(tok, 10)
+	resp, err := kv.Txn(ctx).
+		If(clientv3.Compare(clientv3.Value(key+"/fence"), "<", ts)).
+		Then(clientv3.OpPut(key, val), clientv3.OpPut(key+"/fence", ts)).
+		Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return errStale
+	}
+	return nil
+}
+
+var errStale = errors.New("superseded")
+
+func publishUnderMutexGood(ctx context.Context, m *concurrency.Mutex, kv clientv3.KV, key, val string) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the revision reaches publishFenced's tok
+	return publishFenced(ctx, kv, m.Header().Revision, key, val)
+}
+
+func publishUnderMutexBad(ctx context.Context, m *concurrency.Mutex, kv clientv3.KV, key, val string) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return publishFenced(ctx, kv, 7, key, val) // want `storage write via publishFenced under the etcd mutex is not fenced`
 }
