@@ -211,6 +211,17 @@ func (e *engine) comparedInWrite(f *ssa.Function, p *ssa.Parameter) bool {
 					return true
 				}
 			}
+			// save(ctx, db, id, tok) of this package, whose parameter there
+			// is named like a token too: its summary is not made yet.
+			if fn.Pkg() == e.pass.Pkg {
+				if sig, ok := fn.Type().(*types.Signature); ok {
+					for i := 0; i < sig.Params().Len() && i < len(ps); i++ {
+						if passed(i) && rules.IsTokenParamName(sig.Params().At(i).Name()) {
+							return true
+						}
+					}
+				}
+			}
 			continue
 		}
 		// Any token compare will do: with no lease or lock parameter (those

@@ -87,3 +87,26 @@ func publishUnderMutexBad(ctx context.Context, m *concurrency.Mutex, kv clientv3
 	defer m.Unlock(ctx)
 	return publishFenced(ctx, kv, 7, key, val) // want `storage write via publishFenced under the etcd mutex is not fenced`
 }
+
+// token handed to a helper of the package whose parameter is named like a
+// token as well: a token here too.
+func saveWithTok(ctx context.Context, db *sql.DB, id string, tok int64) error {
+	res, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x', fence = $2 WHERE id = $1 AND fence < $2", id, tok)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errStale
+	}
+	return nil
+}
+
+func saveSwitchBad(ctx context.Context, db *sql.DB, id string, token int64) error {
+	switch {
+	case token == 0:
+		_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id) // want `under the token parameter token is not fenced`
+		return err
+	default:
+		return saveWithTok(ctx, db, id, token)
+	}
+}
