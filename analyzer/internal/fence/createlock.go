@@ -159,10 +159,8 @@ func (e *engine) deletesLockObject(f *ssa.Function, cc *ssa.CallCommon) bool {
 	// constant part in a method of a type named like a lock (func (l
 	// *RedisLock) Unlock deleting l.key).
 	var keys []ssa.Value
-	if rules.IsKeyRelease(fn) || isRedigoRelease(cc) {
+	if _, release, _ := e.scriptBookkeepingKey(cc); release || rules.IsKeyRelease(fn) || isRedigoRelease(cc) {
 		keys = e.kvKeys(cc)
-	} else if key, release, ok := e.scriptBookkeepingKey(cc); ok && release {
-		keys = []ssa.Value{key}
 	}
 	for _, k := range keys {
 		if k == nil {

@@ -74,10 +74,7 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 				if v.Index != 0 {
 					return nil // tok, err := helper(l): err is no token
 				}
-				if ro.weak && ro.rule != nil {
-					return e.ruleOrigin(ro.rule, e.exprAt(call.Pos()), e.exprPos(call.Pos()))
-				}
-				return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos()), weak: ro.weak, why: ro.why}
+				return e.carried(ro, e.exprAt(call.Pos()), e.exprPos(call.Pos()))
 			}
 		}
 		return next(v.Tuple)
@@ -257,10 +254,7 @@ func (e *engine) callOrigin(call *ssa.Call, depth int, seen map[ssa.Value]bool) 
 			// tokAV(l): a helper of this package that builds its result
 			// from the lease it is given (its l.Token), or returns a token
 			// of its own.
-			if o.weak && o.rule != nil {
-				return e.ruleOrigin(o.rule, e.exprAt(call.Pos()), e.exprPos(call.Pos()))
-			}
-			return &origin{desc: e.exprAt(call.Pos()), param: -1, pos: e.exprPos(call.Pos()), weak: o.weak, why: o.why}
+			return e.carried(o, e.exprAt(call.Pos()), e.exprPos(call.Pos()))
 		}
 	}
 	// Values computed from a token carry it: strconv, fmt, conversions,
@@ -335,10 +329,7 @@ func (e *engine) fieldOrigin(ptrOrStruct types.Type, index int, pos token.Pos) *
 	if o := e.recvTokens[f]; o != nil {
 		// c.rev = m.Header().Revision, or w.fence = time.Now().UnixNano():
 		// the field is as strong as what was stored in it.
-		if o.weak && o.rule != nil {
-			return e.ruleOrigin(o.rule, desc, e.selectorPos(pos))
-		}
-		return &origin{desc: desc, param: -1, pos: e.selectorPos(pos), weak: o.weak, why: o.why, rule: o.rule}
+		return e.carried(o, desc, e.selectorPos(pos))
 	}
 	return nil
 }
@@ -707,24 +698,40 @@ func (e *engine) returnedToken(cc *ssa.CallCommon) *origin {
 		e.retTokens = map[*ssa.Function]*origin{}
 	}
 	e.retTokens[f] = nil // in progress
+	got := e.tokenReturns(f, func(ret *ssa.Return) bool {
+		return isNilConst(ret.Results[0]) && len(ret.Results) > 1 // return nil, err
+	})
+	e.retTokens[f] = got
+	return got
+}
+
+// carried is the origin of a value that carries token o under another
+// name (a field it was stored in, a helper's result): desc at pos, as
+// strong as o, a weak rule token remembered by position like any other.
+func (e *engine) carried(o *origin, desc string, pos token.Pos) *origin {
+	if o.weak && o.rule != nil {
+		return e.ruleOrigin(o.rule, desc, pos)
+	}
+	return &origin{desc: desc, param: -1, pos: pos, weak: o.weak, why: o.why, rule: o.rule}
+}
+
+// tokenReturns returns the weakest token f's returns give as their first
+// result, skipping those skip says carry no result, and nil when one of
+// the others is no token, or none is left.
+func (e *engine) tokenReturns(f *ssa.Function, skip func(*ssa.Return) bool) *origin {
 	var got *origin
 	for _, b := range f.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
+		if !ok || len(ret.Results) == 0 || skip(ret) {
 			continue
-		}
-		if isNilConst(ret.Results[0]) && len(ret.Results) > 1 {
-			continue // return nil, err
 		}
 		o := e.originOf(ret.Results[0])
 		if !o.isToken() {
-			got = nil
-			break
+			return nil
 		}
 		if got == nil || (o.weak && !got.weak) {
 			got = o
 		}
 	}
-	e.retTokens[f] = got
 	return got
 }

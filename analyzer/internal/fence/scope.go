@@ -1454,10 +1454,10 @@ func (e *engine) isReleaseForCC(r *region, cc *ssa.CallCommon, outer valueMap) b
 	if isRedigoRelease(cc) {
 		return r.key != nil && e.sameKey(r, cc)
 	}
-	if key, release, ok := e.scriptBookkeepingKey(cc); ok {
+	if _, release, ok := e.scriptBookkeepingKey(cc); ok {
 		// unlock.Run(ctx, rdb, []string{key}, value): a compare-and-delete
 		// script releases the SET NX lock on its key.
-		return release && r.key != nil && keyFingerprint(key, 0) == keyFingerprint(r.key, 0)
+		return release && e.sameKey(r, cc)
 	}
 	if rules.IsRelease(fn) {
 		if r.key == nil {
@@ -1709,12 +1709,16 @@ func (e *engine) sameKey(r *region, cc *ssa.CallCommon) bool {
 }
 
 // kvKeys returns the key arguments of a key-value command: redigo's by
-// command name, else the first argument after an optional context
-// (go-redis's rdb.Del(ctx, keys...), rdb.Expire(ctx, key, ttl), go-zero's
-// rds.Del(keys...)), the keys of a variadic DEL one by one.
+// command name, the lock key of a release or renew script
+// (scriptBookkeepingKey), else the first argument after an optional
+// context (go-redis's rdb.Del(ctx, keys...), rdb.Expire(ctx, key, ttl),
+// go-zero's rds.Del(keys...)), the keys of a variadic DEL one by one.
 func (e *engine) kvKeys(cc *ssa.CallCommon) []ssa.Value {
 	if keys, ok := e.redigoKeys(cc); ok {
 		return keys
+	}
+	if key, _, ok := e.scriptBookkeepingKey(cc); ok {
+		return []ssa.Value{key}
 	}
 	ps := params(cc)
 	if len(ps) > 0 && isContext(ps[0].Type()) {

@@ -57,15 +57,23 @@ func (e *engine) scriptLock(call *ssa.Call, w *rules.Write) (ssa.Value, bool, bo
 	if !ok {
 		return nil, false, false
 	}
+	key := scriptKeyArg(cc, w, idx)
+	return key, counter, key != nil
+}
+
+// scriptKeyArg returns KEYS[idx+1] of a script call of rule w, the idx'th
+// element of its keys slice (Eval(ctx, src, keys, args...), Run(ctx, c,
+// keys, args...)), nil when it cannot be read.
+func scriptKeyArg(cc *ssa.CallCommon, w *rules.Write, idx int) ssa.Value {
 	ps := params(cc)
 	if w.ArgsFrom < 1 || w.ArgsFrom-1 >= len(ps) {
-		return nil, false, false
+		return nil
 	}
-	keys, ok := unpackVariadic(ps[w.ArgsFrom-1]) // Eval(ctx, src, keys, args...), Run(ctx, c, keys, args...)
-	if !ok || idx >= len(keys) || keys[idx] == nil {
-		return nil, false, false
+	keys, ok := unpackVariadic(ps[w.ArgsFrom-1])
+	if !ok || idx >= len(keys) {
+		return nil
 	}
-	return keys[idx], counter, true
+	return keys[idx]
 }
 
 // A lock's own bookkeeping done by a script: the compare-and-delete
@@ -118,7 +126,7 @@ func (e *engine) scriptBookkeepingKey(cc *ssa.CallCommon) (key ssa.Value, releas
 		return nil, false, false
 	}
 	w, ok := e.writeOf(fn)
-	if !ok || w.Kind != rules.RedisScript || w.ArgsFrom < 1 {
+	if !ok || w.Kind != rules.RedisScript {
 		return nil, false, false
 	}
 	script, ok := e.scriptText(cc, w)
@@ -129,13 +137,6 @@ func (e *engine) scriptBookkeepingKey(cc *ssa.CallCommon) (key ssa.Value, releas
 	if !ok {
 		return nil, false, false
 	}
-	ps := params(cc)
-	if w.ArgsFrom-1 >= len(ps) {
-		return nil, false, false
-	}
-	keys, ok := unpackVariadic(ps[w.ArgsFrom-1])
-	if !ok || idx >= len(keys) || keys[idx] == nil {
-		return nil, false, false
-	}
-	return keys[idx], release, true
+	key = scriptKeyArg(cc, w, idx)
+	return key, release, key != nil
 }

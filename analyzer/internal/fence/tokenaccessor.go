@@ -145,22 +145,10 @@ func (e *engine) inferTokenAccessor(f *ssa.Function, handles map[*types.Named]bo
 	if ff := e.local[fn]; ff != nil && (ff.Token || ff.Acquire) {
 		return // declared, or an acquire whose token result says more
 	}
-	returns := 0
-	for _, b := range f.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
-			continue
-		}
-		if res.Len() == 2 && !isNilConst(ret.Results[1]) {
-			continue // an error return: its integer is not the token
-		}
-		o := e.originOf(ret.Results[0])
-		if !o.isToken() || o.weak {
-			return
-		}
-		returns++
-	}
-	if returns > 0 {
+	o := e.tokenReturns(f, func(ret *ssa.Return) bool {
+		return res.Len() == 2 && !isNilConst(ret.Results[1]) // an error return: its integer is not the token
+	})
+	if o != nil && !o.weak {
 		e.factFor(fn).Token = true
 	}
 }

@@ -458,13 +458,9 @@ func (e *engine) isBookkeeping(f *ssa.Function, instr ssa.Instruction, cc *ssa.C
 			regions = append(regions, e.regions[g]...)
 		}
 	}
-	scriptKey, _, isScript := e.scriptBookkeepingKey(cc) // a compare-and-delete release or compare-and-expire renew
 	for _, r := range regions {
 		if r.key != nil && e.sameKey(r, cc) {
-			return true
-		}
-		if isScript && r.key != nil && keyFingerprint(scriptKey, 0) == keyFingerprint(r.key, 0) {
-			return true
+			return true // also a compare-and-delete or compare-and-expire script on the key (kvKeys)
 		}
 		if r.storeKey != nil {
 			probe := &region{key: r.storeKey}
