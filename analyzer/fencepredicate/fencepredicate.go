@@ -125,6 +125,10 @@ func message(d *fence.Defect) (msg, fix string) {
 			return fmt.Sprintf("fence condition of %s compares %s with the token, but %s: the stored fence never learns newer tokens; set %s = %s in the same write",
 				w.Call, c.Column, d.Detail, c.Text, c.Token), ""
 		}
+		if d.Replaces != "" {
+			return fmt.Sprintf("fence condition of %s compares %s with the token but records %s, not the token: the stored fence does not learn the holder's token, so an older holder can still pass; set %s",
+				w.Call, c.Text, d.Replaces, d.Detail), "record the token: SET " + d.Detail
+		}
 		return fmt.Sprintf("fence condition of %s compares %s with the token but never records it: the storage never learns the newest token, so an older holder still passes; add SET %s",
 			w.Call, c.Text, d.Detail), "record the token: SET " + d.Detail
 	}

@@ -87,6 +87,10 @@ type readCmp struct {
 	pub     CondCompare
 	o       *origin
 	negated bool // DynamoDB: NOT applied to the comparison
+	// bypass is the OR group's text when the compare sits in one with
+	// another alternative (fence < $3 OR force_write): it does not fence,
+	// and the detail says why.
+	bypass string
 }
 
 // validDirection: the stored fence must be below (or, for a retry by the same
@@ -149,6 +153,14 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 	resolve := func(op sqlcond.Operand) sqlcond.Operand {
 		if op.Table == "excluded" && op.Column != "" {
 			if v, ok := inserted[op.Column]; ok {
+				return v
+			}
+		}
+		if v, ok := stmt.Source[op.Table+"."+op.Column]; ok && op.Table != "" && op.Column != "" {
+			return v // MERGE ... USING (SELECT $3 AS fence) s: s.fence is $3
+		}
+		if op.ValuesOf != "" {
+			if v, ok := inserted[op.ValuesOf]; ok {
 				return v
 			}
 		}
@@ -228,6 +240,9 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 					Clause: cl.name, Fencing: cl.fencing && group, Swapped: swapped, Offset: cmp.Offset, Len: len(cmp.Text),
 					ph: ph,
 				}}
+				if cl.fencing && !group {
+					rc.bypass = c.Text
+				}
 				rc.pub.Token = tokSide.Text
 				if tokSide.IsParam || tokSide.Text == "" {
 					rc.pub.Token = phText(text, ph)
@@ -250,10 +265,12 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 			}
 		}
 	}
-	// Columns that record the token.
+	// Columns that record the token. An upsert that updates records on
+	// its conflict path only: the row a fence protects exists, so the
+	// inserted values never reach it.
 	sets := stmt.Set
-	if stmt.OnConflict || stmt.OnDuplicateKey {
-		sets = append(append([]sqlcond.Assignment{}, stmt.Set...), stmt.ConflictSet...)
+	if (stmt.OnConflict || stmt.OnDuplicateKey) && len(stmt.ConflictSet) > 0 {
+		sets = stmt.ConflictSet
 	}
 	for _, a := range sets {
 		if o, _ := operandOrigin(a.Value); o.isToken() {

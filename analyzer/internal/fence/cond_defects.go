@@ -294,7 +294,13 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 	if w.Verdict == WrongPredicate {
 		for _, c := range all {
 			if !validDirection(c.pub.Op) {
-				return wrongDefect(w, c.pub, false)
+				d := wrongDefect(w, c.pub, false)
+				if r.stmt.OnDuplicateKey && len(r.stmt.ConflictSet) > 1 {
+					// IF(cond, v, c) repeats cond in every assignment:
+					// flipping one would leave the others reversed.
+					d.Edits = nil
+				}
+				return d
 			}
 		}
 		// Not found in the text (a shape read differently): report from
@@ -362,11 +368,54 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 	}
 	ph := phText(w.Cond.Text, tc.pub.ph)
 	d := &Defect{Kind: DefectNotRecorded, Category: "not-recorded", Pos: pos, End: end, Compare: &cc, Detail: bare + " = " + ph, Record: bare + " = " + ph}
+	base := tc.pub.Pos - token.Pos(tc.pub.Offset)
+	if a, lo, hi := assignedValue(stmt, w.Cond.Text, tc.pub.Column); a != nil {
+		// SET fence = fence + 1 (or now(), or a constant): the column is
+		// written, with something other than the token. Appending
+		// another "fence = $3" would assign the column twice, which
+		// PostgreSQL rejects; the fix replaces the value instead.
+		d.Replaces = a.Value.Text
+		if lo >= 0 && tc.pub.Pos.IsValid() && tc.pub.ph.Kind != sqlcond.Ordinal && ph != "the token" {
+			d.Edits = []Edit{{Pos: base + token.Pos(lo), End: base + token.Pos(hi), NewText: ph}}
+		}
+		return d
+	}
 	if at := recordAt(stmt, w.Cond.Text, tc.pub.ph, ph); at >= 0 && tc.pub.Pos.IsValid() {
-		base := tc.pub.Pos - token.Pos(tc.pub.Offset)
 		d.Edits = []Edit{{Pos: base + token.Pos(at), End: base + token.Pos(at), NewText: ", " + bare + " = " + ph}}
 	}
 	return d
+}
+
+// assignedValue is the statement's assignment to column (its SET list,
+// or an upsert's conflict SET list) and the byte range of the assigned
+// value in sql, or -1, -1 when the value's text cannot be found exactly
+// once after the assignment's '='.
+func assignedValue(stmt *sqlcond.Statement, sql, column string) (*sqlcond.Assignment, int, int) {
+	sets := stmt.Set
+	if (stmt.OnConflict || stmt.OnDuplicateKey) && len(stmt.ConflictSet) > 0 {
+		sets = stmt.ConflictSet
+	}
+	for i := range sets {
+		a := &sets[i]
+		if a.Column != column {
+			continue
+		}
+		if a.Offset < 0 || a.Offset > len(sql) || a.Value.Text == "" {
+			return a, -1, -1
+		}
+		rest := sql[a.Offset:]
+		eq := strings.IndexByte(rest, '=')
+		if eq < 0 {
+			return a, -1, -1
+		}
+		at := strings.Index(rest[eq+1:], a.Value.Text)
+		if at < 0 || strings.TrimSpace(rest[eq+1:eq+1+at]) != "" {
+			return a, -1, -1
+		}
+		lo := a.Offset + eq + 1 + at
+		return a, lo, lo + len(a.Value.Text)
+	}
+	return nil, -1, -1
 }
 
 var fromRe = lazyregexp.New(`(?i)\bfrom\b`)

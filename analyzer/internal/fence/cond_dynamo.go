@@ -73,6 +73,7 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 	}
 	r.parsed = true
 	for _, c := range conj {
+		group := ddbFencingGroup(c)
 		for _, cmp := range c.Or {
 			// NOT fence > :tok is fence <= :tok.
 			negated := cmp.Negated
@@ -93,9 +94,12 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 			}
 			rc := readCmp{o: o, negated: negated, pub: CondCompare{
 				Column: ddbcond.Resolve(path.Path, names), Text: path.Path, Op: op, Token: tok.Value,
-				Origin: o.desc, Weak: o.weak, Clause: "ConditionExpression", Fencing: !negated,
+				Origin: o.desc, Weak: o.weak, Clause: "ConditionExpression", Fencing: !negated && group,
 				Swapped: swapped, Offset: cmp.Offset, Len: len(cmp.Text), opOff: -1,
 			}}
+			if !group && !negated {
+				rc.bypass = c.Text
+			}
 			if !cmp.Negated {
 				// Under NOT the operator written is not the one to flip.
 				rc.pub.OpText, rc.pub.opOff = opAt(text, cmp.Text, cmp.Offset, cmp.Left.Text)
@@ -104,6 +108,20 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 		}
 	}
 	return r
+}
+
+// ddbFencingGroup reports whether an OR group can fence: besides the
+// missing-attribute branch of a first write (attribute_not_exists), it
+// has at most one alternative. "fence < :tok OR owner = :me" lets the
+// owner through whatever its token, as SQL's "fence < $1 OR force" does.
+func ddbFencingGroup(c ddbcond.Conjunct) bool {
+	n := 0
+	for _, cmp := range c.Or {
+		if cmp.Op != "attribute_not_exists" || cmp.Negated {
+			n++
+		}
+	}
+	return n <= 1
 }
 
 // readWritten reads which attributes the item writes: the SET and ADD

@@ -77,6 +77,11 @@ type Defect struct {
 	// language has no such fragment (a DynamoDB item), and Detail then
 	// says what the write lacks.
 	Record string
+	// Replaces is, for a DefectNotRecorded whose statement assigns the
+	// compared column something other than the token (SET fence =
+	// fence + 1), that value as written; Edits then replace it with the
+	// token's placeholder.
+	Replaces string
 
 	// Weak is, for DefectWeakToken, the weak value at its source (Pos);
 	// Detail then names where it is used as a token ("the fence of SQL

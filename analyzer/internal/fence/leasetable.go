@@ -159,7 +159,10 @@ func readClaim(st *sqlcond.Statement) (leaseStmt, bool) {
 				return leaseStmt{}, false
 			}
 		case st.OnDuplicateKey:
-			if !conditionalHolder(st.ConflictSet, ls.holder) {
+			// holder = IF(expired, VALUES(holder), holder), as written or
+			// as sqlcond read it: SET holder = ... WHERE expired.
+			guarded := setsColumn(st.ConflictSet, ls.holder) && comparesExpiry(st.ConflictWhere)
+			if !guarded && !conditionalHolder(st.ConflictSet, ls.holder) {
 				return leaseStmt{}, false
 			}
 		case st.DoNothing: // insert-if-absent: ON CONFLICT DO NOTHING, INSERT IGNORE

@@ -261,7 +261,11 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 	var compares []readCmp
 	var paramFences []int
 	onToken := false
+	bypass := ""
 	for _, c := range cmps {
+		if c.bypass != "" && c.o.isToken() && bypass == "" {
+			bypass = c.bypass
+		}
 		if !c.pub.Fencing {
 			if c.pub.Clause == "ON" && c.o.isToken() {
 				onToken = true
@@ -339,10 +343,17 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 			clause = "statement (an INSERT has no IF to compare it in)"
 		case b.cql:
 			clause = "IF"
+		case stmt.Verb == sqlcond.Insert && stmt.OnDuplicateKey:
+			clause = "ON DUPLICATE KEY UPDATE"
 		case stmt.Verb == sqlcond.Insert:
 			clause = "ON CONFLICT ... WHERE"
+		case stmt.Verb == sqlcond.Merge:
+			clause = "WHEN MATCHED"
 		}
 		ev.detail = fmt.Sprintf("it records %s in %s but its %s never compares it", recordOrigin.desc, recorded[0], clause)
+		if bypass != "" {
+			ev.detail = fmt.Sprintf("its %s compares the token inside an OR, %q: the row is written when any alternative holds, so the fence does not bind", clause, bypass)
+		}
 		return
 	}
 	ev.verdict = Unfenced
@@ -358,9 +369,15 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 			ev.detail = "a plain INSERT carries no fencing token"
 			ev.createOnly = true
 		}
+	case sqlcond.Merge:
+		ev.detail = "its WHEN MATCHED update does not compare a fence column with the token"
+		ev.blind = len(conds) == 0
 	default:
 		ev.detail = "its WHERE does not compare a fence column with the token"
 		ev.blind = len(conds) == 0 && !stmt.Partial
+	}
+	if bypass != "" {
+		ev.detail = fmt.Sprintf("its condition compares the token inside an OR, %q: the row is written when any alternative holds, so the fence does not bind", bypass)
 	}
 	if stmt.Verb == sqlcond.Insert && (stmt.OnConflict || stmt.OnDuplicateKey) && !stmt.DoNothing && len(conds) == 0 {
 		ev.blind = true // an upsert that overwrites whatever it finds

@@ -80,7 +80,14 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value, method string) *eval {
 	}
 	var fenced, wrong, weak bool
 	var params []int
+	bypass := ""
 	for _, c := range r.cmps {
+		if c.bypass != "" {
+			if c.o.isToken() && bypass == "" {
+				bypass = c.bypass
+			}
+			continue
+		}
 		if c.o.param >= 0 {
 			params = appendUnique(params, c.o.param)
 			continue
@@ -106,6 +113,9 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value, method string) *eval {
 		// The condition compares :values we cannot see (a map built by a
 		// helper or passed in): one may be the token.
 		ev.verdict = Unknown
+	case bypass != "":
+		ev.verdict = Unfenced
+		ev.detail = fmt.Sprintf("its ConditionExpression compares the token inside an OR, %q: the item is written when any alternative holds, so the fence does not bind", bypass)
 	default:
 		ev.fencedBy = params
 		ev.verdict = Unfenced

@@ -2,6 +2,7 @@ package sqlcond
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -30,6 +31,17 @@ func describe(st *Statement) string {
 	}
 	if st.MatchedWhere != nil {
 		b.WriteString(" matched[" + conjuncts(st.MatchedWhere) + "]")
+	}
+	if st.Source != nil {
+		keys := make([]string, 0, len(st.Source))
+		for k := range st.Source {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for i, k := range keys {
+			keys[i] = k + "=" + st.Source[k].Text
+		}
+		b.WriteString(" source[" + strings.Join(keys, ", ") + "]")
 	}
 	if st.OnConflict {
 		b.WriteString(" onconflict")

@@ -419,6 +419,7 @@ func (p *parser) insert(i int) {
 			p.st.OnDuplicateKey = true
 			end := p.find(i+4, p.hi, "returning")
 			p.st.ConflictSet = p.assignments(i+4, end)
+			p.guardedUpdate(i+4, end)
 			i = end
 		case p.kw(i, "returning"):
 			p.st.Returning = p.returning(i+1, p.hi)
@@ -561,6 +562,7 @@ func (p *parser) merge(i int) {
 	if !p.kw(i, "using") {
 		return
 	}
+	p.mergeSource(i + 1)
 	on := i + 1
 	for on < p.hi && !p.kw(on, "on") { // find's ON means ON CONFLICT; here any ON
 		on = p.skip(on)
@@ -585,6 +587,110 @@ func (p *parser) merge(i int) {
 			break
 		}
 		w = next
+	}
+}
+
+// guardedUpdate reads MySQL's conditional upsert, ON DUPLICATE KEY
+// UPDATE c1 = IF(cond, v1, c1), c2 = IF(cond, v2, c2): when every
+// assignment keeps its column unless the same cond holds, the update is
+// "SET c1 = v1, c2 = v2 WHERE cond", and ConflictWhere and ConflictSet
+// say so. Any other list is left as assignments() read it.
+func (p *parser) guardedUpdate(lo, hi int) {
+	var cond string
+	var where []Conjunct
+	var set []Assignment
+	for _, item := range p.splitComma(lo, hi) {
+		parts, eq := p.name(item[0])
+		b := item[1]
+		if parts == nil || !p.op(eq, "=") || !p.kw(eq+1, "if") || !p.op(eq+2, "(") || p.match(eq+2) != b-1 {
+			return
+		}
+		args := p.splitComma(eq+3, b-1)
+		if len(args) != 3 {
+			return
+		}
+		col := parts[len(parts)-1]
+		kept, end := p.name(args[2][0])
+		if kept == nil || end != args[2][1] || kept[len(kept)-1] != col {
+			return
+		}
+		text := strings.ToLower(strings.Join(strings.Fields(p.span(args[0][0], args[0][1])), " "))
+		switch {
+		case cond == "":
+			cond, where = text, p.conds(args[0][0], args[0][1])
+		case text != cond:
+			return
+		}
+		set = append(set, Assignment{Column: col, Value: p.operand(args[1][0], args[1][1]), Offset: p.offset(item[0])})
+	}
+	if len(set) > 0 && len(where) > 0 {
+		p.st.ConflictSet, p.st.ConflictWhere = set, where
+	}
+}
+
+// mergeSource reads a MERGE's USING source at i when it is one row
+// built from values: (SELECT expr [AS] col, ...) [AS] alias, or (VALUES
+// (expr, ...)) [AS] alias (col, ...). A source with FROM, several rows or
+// no alias is not read (Source stays nil).
+func (p *parser) mergeSource(i int) {
+	if !p.op(i, "(") || p.match(i) <= i {
+		return
+	}
+	lo, hi := i+1, p.match(i)
+	j := hi + 1
+	if p.kw(j, "as") {
+		j++
+	}
+	if !p.isIdent(j) || notAlias[p.t[j].word] {
+		return
+	}
+	alias := p.t[j].word
+	var cols []string
+	if p.op(j+1, "(") && p.match(j+1) > j+1 {
+		for _, c := range p.splitComma(j+2, p.match(j+1)) {
+			if c[1]-c[0] != 1 || !p.isIdent(c[0]) {
+				return
+			}
+			cols = append(cols, p.t[c[0]].word)
+		}
+	}
+	var items [][2]int
+	switch {
+	case p.kw(lo, "select"):
+		end := p.find(lo+1, hi, selectEnds...)
+		if end < hi {
+			return // FROM, WHERE, UNION...: not one row of values
+		}
+		items = p.splitComma(lo+1, hi)
+		if cols == nil {
+			for _, it := range items {
+				name := p.itemName(it[0], it[1])
+				if name == "" || name == "*" {
+					return
+				}
+				cols = append(cols, name)
+			}
+			// The value is the item without its alias.
+			for k, it := range items {
+				switch {
+				case it[1]-it[0] >= 3 && p.kw(it[1]-2, "as"):
+					items[k][1] -= 2
+				case it[1]-it[0] >= 2 && p.isIdent(it[1]-1) && p.t[it[1]-1].word == cols[k] && endsValue(p.t[it[1]-2]) && !p.op(it[1]-2, "."):
+					items[k][1]--
+				}
+			}
+		}
+	case p.kw(lo, "values") && p.op(lo+1, "(") && p.match(lo+1) == hi-1:
+		items = p.splitComma(lo+2, hi-1)
+	default:
+		return
+	}
+	if len(items) != len(cols) || len(cols) == 0 {
+		return
+	}
+	p.st.Source = make(map[string]Operand, len(cols))
+	for k, it := range items {
+		p.st.Source[alias+"."+cols[k]] = p.operand(it[0], it[1])
 	}
 }
 

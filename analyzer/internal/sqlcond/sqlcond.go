@@ -124,6 +124,13 @@ type Statement struct {
 	// MatchedWhere: MERGE only, the AND condition of the WHEN MATCHED
 	// clause whose UPDATE SET is in Set; it guards that update like Where.
 	MatchedWhere []Conjunct
+	// Source: MERGE only, the values of the USING source's columns when
+	// it is a single-row subquery, USING (SELECT $1 AS id, $3 AS fence)
+	// s or USING (VALUES ($1, $3)) AS s(id, fence): keyed by the
+	// source's lower-cased alias and column ("s.fence"), so that a
+	// condition on s.fence reads the placeholder behind it. Nil for a
+	// table source or one it could not read.
+	Source map[string]Operand
 	// WithWrite: a WITH query modifies rows (PostgreSQL data-modifying
 	// CTE), so even a SELECT writes; Partial is set too.
 	WithWrite bool

@@ -161,6 +161,43 @@ func mergeGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) e
 	return err
 }
 
+func mergeSourceReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// s.fence is the token: the USING row's column reads the placeholder behind it.
+	_, err := db.ExecContext(ctx, "MERGE INTO docs t USING (VALUES ($1, $2, $3::bigint)) AS s (id, body, fence) ON t.id = s.id WHEN MATCHED AND t.fence >= s.fence THEN UPDATE SET body = s.body, fence = s.fence", id, body, lease.Token) // want `is reversed: t.fence >= s.fence`
+	return err
+}
+
+func mergeSourceGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// ok: the same through a VALUES row
+	_, err := db.ExecContext(ctx, "MERGE INTO docs t USING (VALUES ($1, $2, $3::bigint)) AS s (id, body, fence) ON t.id = s.id WHEN MATCHED AND t.fence < s.fence THEN UPDATE SET body = s.body, fence = s.fence", id, body, lease.Token)
+	return err
+}
+
+func mysqlGuardedUpsertReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// No fix: the condition is repeated in every IF.
+	_, err := db.ExecContext(ctx, `INSERT INTO docs (id, body, fence) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE body = IF(VALUES(fence) < fence, VALUES(body), body), fence = IF(VALUES(fence) < fence, VALUES(fence), fence)`, id, body, lease.Token) // want `is reversed: fence > VALUES\(fence\)`
+	return err
+}
+
+func mysqlGuardedUpsertGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// ok: IF(VALUES(fence) > fence, new, old) in every assignment is the fence
+	_, err := db.ExecContext(ctx, `INSERT INTO docs (id, body, fence) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE body = IF(VALUES(fence) > fence, VALUES(body), body), fence = IF(VALUES(fence) > fence, VALUES(fence), fence)`, id, body, lease.Token)
+	return err
+}
+
+func upsertNotRecordedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// The inserted fence only reaches a new row: the row the fence
+	// protects keeps its old fence.
+	_, err := db.ExecContext(ctx, "INSERT INTO docs AS t (id, body, fence) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body WHERE t.fence < EXCLUDED.fence", id, body, lease.Token) // want `compares t.fence with the token but never records it`
+	return err
+}
+
+func upsertRecordedGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// ok: the conflict update records it
+	_, err := db.ExecContext(ctx, "INSERT INTO docs AS t (id, body, fence) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body, fence = EXCLUDED.fence WHERE t.fence < EXCLUDED.fence", id, body, lease.Token)
+	return err
+}
+
 func etcdTxnReversedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
 	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), ">", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit() // want `is reversed: clientv3.ModRevision\("/data"\) > m.Header\(\).Revision lets a stale holder's older token through`
 	return err

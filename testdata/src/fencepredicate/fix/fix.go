@@ -54,6 +54,30 @@ func recordNamed(ctx context.Context, db *sql.DB, lease *Lease, id string) error
 	return err
 }
 
+// recordIncrement bumps the stored fence instead of recording the token:
+// the fix replaces the value, since a second "fence = $3" would assign
+// the column twice, which PostgreSQL rejects.
+func recordIncrement(ctx context.Context, db *sql.DB, lease *Lease, id string, v int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = $1, fence = fence + 1 WHERE id = $2 AND fence < $3", v, id, lease.Token) // want `records fence \+ 1, not the token: .*; set fence = \$3`
+	return err
+}
+
+func recordIncrementUpsert(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO acct (id, fence) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET fence = acct.fence + 1 WHERE acct.fence < $2", id, lease.Token) // want `records acct.fence \+ 1, not the token`
+	return err
+}
+
+// recordsToken is the good twin: the token itself is recorded.
+func recordsToken(ctx context.Context, db *sql.DB, lease *Lease, id string, v int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = $1, fence = $3 WHERE id = $2 AND fence < $3", v, id, lease.Token)
+	return err
+}
+
+func recordIncrementOrdinalNoFix(ctx context.Context, db *sql.DB, lease *Lease, id string, v int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = ?, fence = fence + 1 WHERE id = ? AND fence < ?", v, id, lease.Token) // want `records fence \+ 1, not the token: .*; set fence = \?`
+	return err
+}
+
 func recordOrdinalNoFix(ctx context.Context, db *sql.DB, lease *Lease, id string) error {
 	// no fix: one more ? would shift the other placeholders
 	_, err := db.ExecContext(ctx, "UPDATE acct SET bal = 0 WHERE id = ? AND fence < ?", id, lease.Token) // want `add SET fence = \?`

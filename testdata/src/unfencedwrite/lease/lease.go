@@ -287,8 +287,56 @@ func mergeFencedGood(ctx context.Context, db *sql.DB, lease Lease, id, body stri
 	return err
 }
 
+func mergeSourceRecordedOnlyBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// The token reaches the update through the USING row's fence column.
+	// want +1 `it records lease.Token in fence but its WHEN MATCHED never compares it`
+	_, err := db.ExecContext(ctx, `MERGE INTO docs t USING (SELECT $1 AS id, $2 AS body, $3::bigint AS fence) s ON t.id = s.id
+		WHEN MATCHED THEN UPDATE SET body = s.body, fence = s.fence`, id, body, lease.Token)
+	return err
+}
+
+func mergeSourceFencedGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// ok: s.fence is the token, compared and recorded in the WHEN MATCHED update
+	_, err := db.ExecContext(ctx, `MERGE INTO docs t USING (SELECT $1 AS id, $2 AS body, $3::bigint AS fence) s ON t.id = s.id
+		WHEN MATCHED AND t.fence < s.fence THEN UPDATE SET body = s.body, fence = s.fence
+		WHEN NOT MATCHED THEN INSERT (id, body, fence) VALUES (s.id, s.body, s.fence)`, id, body, lease.Token)
+	return err
+}
+
+func mysqlUpsertPartlyGuardedBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// body is overwritten whatever the stored fence: only fence's own
+	// assignment is conditional.
+	// want +1 `its ON CONFLICT update does not compare a fence column with the token`
+	_, err := db.ExecContext(ctx, `INSERT INTO docs (id, body, fence) VALUES (?, ?, ?)
+		ON DUPLICATE KEY UPDATE body = VALUES(body), fence = IF(VALUES(fence) > fence, VALUES(fence), fence)`, id, body, lease.Token)
+	return err
+}
+
+func mysqlUpsertGuardedGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// ok: every assignment keeps its column unless the proposed fence is newer
+	_, err := db.ExecContext(ctx, `INSERT INTO docs (id, body, fence) VALUES (?, ?, ?)
+		ON DUPLICATE KEY UPDATE body = IF(VALUES(fence) > fence, VALUES(body), body),
+		fence = IF(VALUES(fence) > fence, VALUES(fence), fence)`, id, body, lease.Token)
+	return err
+}
+
+func orBypassBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// want +1 `its WHERE compares the token inside an OR, "\(fence < \$2 OR force_write\)"`
+	_, err := db.ExecContext(ctx, `UPDATE docs SET body = $1, fence = $2
+		WHERE id = $3 AND (fence < $2 OR force_write)`, body, lease.Token, id)
+	return err
+}
+
+func orNullBranchIsNotABypassGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// ok here (fencepredicate words the transitional NULL branch): only
+	// one alternative besides the missing fence
+	_, err := db.ExecContext(ctx, `UPDATE docs SET body = $1, fence = $2
+		WHERE id = $3 AND (fence IS NULL OR fence < $2)`, body, lease.Token, id)
+	return err
+}
+
 func mergeRecordedOnlyBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
-	// want +1 `it records lease.Token in fence but its WHERE never compares it`
+	// want +1 `it records lease.Token in fence but its WHEN MATCHED never compares it`
 	_, err := db.ExecContext(ctx, `MERGE INTO docs t USING (SELECT $3 AS id) s ON t.id = s.id
 		WHEN MATCHED THEN UPDATE SET body = $1, fence = $2`, body, lease.Token, id)
 	return err

@@ -39,6 +39,39 @@ func dynamoGood(ctx context.Context, db *dynamodb.Client, lease Lease, sku strin
 	return err
 }
 
+func dynamoOwnerBypassBad(ctx context.Context, db *dynamodb.Client, lease Lease, sku, me string) error {
+	// "OR owner = :me" lets this process through with any token: a paused
+	// owner whose lock passed to another holder and back still writes.
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `compares the token inside an OR, "attribute_not_exists\(fence_token\) OR fence_token < :tok OR owner = :me"`
+		TableName:           aws.String("inventory"),
+		Key:                 map[string]types.AttributeValue{"sku": &types.AttributeValueMemberS{Value: sku}},
+		UpdateExpression:    aws.String("SET qty = :n, fence_token = :tok, owner = :me"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok OR owner = :me"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":n":   &types.AttributeValueMemberN{Value: "1"},
+			":me":  &types.AttributeValueMemberS{Value: me},
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func dynamoOwnerAndFenceGood(ctx context.Context, db *dynamodb.Client, lease Lease, sku, me string) error {
+	// ok: the owner check is ANDed with the fence, not an alternative to it
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("inventory"),
+		Key:                 map[string]types.AttributeValue{"sku": &types.AttributeValueMemberS{Value: sku}},
+		UpdateExpression:    aws.String("SET qty = :n, fence_token = :tok, owner = :me"),
+		ConditionExpression: aws.String("(attribute_not_exists(fence_token) OR fence_token < :tok) AND owner = :me"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":n":   &types.AttributeValueMemberN{Value: "1"},
+			":me":  &types.AttributeValueMemberS{Value: me},
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
 func dynamoOtherConditionBad(ctx context.Context, db *dynamodb.Client, lease Lease, sku string) error {
 	_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{ // want `its ConditionExpression does not compare the fence attribute with the token`
 		TableName:           aws.String("inventory"),
