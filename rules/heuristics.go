@@ -433,6 +433,35 @@ func IsLeaseExpiryColumn(c string) bool {
 	return false
 }
 
+// timeColumnPrefixes and timeColumnSuffixes mark a column that holds when
+// something happened.
+var (
+	timeColumnPrefixes = []string{"created", "updated", "modified", "deleted", "inserted", "expire", "expiry", "last_", "started", "finished", "completed"}
+	timeColumnSuffixes = []string{"_at", "_time", "_ts", "_date", "_on", "timestamp"}
+)
+
+// IsTimeColumn reports whether a SQL column (unqualified) names a moment,
+// created_epoch, updated_at, expires_ts, last_seen, and not a fence
+// (a name with fence or token in it never is one): "DELETE ... WHERE
+// created_epoch < $1" with an epoch parameter is retention, not a fence.
+func IsTimeColumn(c string) bool {
+	c = strings.ToLower(c)
+	if strings.Contains(c, "fence") || strings.Contains(c, "token") {
+		return false
+	}
+	for _, p := range timeColumnPrefixes {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	for _, s := range timeColumnSuffixes {
+		if strings.HasSuffix(c, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // lockTableWords begin the words of the name of a table used as a lock.
 var lockTableWords = []string{"lock", "lease", "leader", "mutex", "election", "semaphore"}
 

@@ -229,6 +229,15 @@ func (e *engine) comparedInWrite(f *ssa.Function, p *ssa.Parameter) bool {
 		// compares, whatever the value is called by the time it reaches
 		// the condition (strconv.FormatInt(tok, 10) in an etcd Compare).
 		ev := e.evalRule(cc, w)
+		timeOnly := len(ev.compares) > 0
+		for _, c := range ev.compares {
+			if !rules.IsTimeColumn(c.Column) {
+				timeOnly = false
+			}
+		}
+		if timeOnly {
+			continue // DELETE ... WHERE created_epoch < $1: a cut-off in time
+		}
 		if ev.isWrite && (ev.verdict == Fenced || ev.verdict == WrongPredicate) {
 			return true // the etcd Txn's Compare, the expression builder's condition
 		}

@@ -498,6 +498,9 @@ func conjunctsHaveParams(conds []sqlcond.Conjunct) bool {
 // with a fence-like column, is where callers pass the token. Equality with
 // other columns (id = $1) is a key lookup.
 func paramFence(column, op string) bool {
+	if rules.IsTimeColumn(column) {
+		return false // WHERE created_epoch < $1: a cut-off, not a fence
+	}
 	switch op {
 	case "<", "<=", ">", ">=":
 		return true

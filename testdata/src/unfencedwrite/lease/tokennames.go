@@ -51,6 +51,30 @@ func epochComparedBad(ctx context.Context, db *sql.DB, id string, epoch int64) e
 	return err
 }
 
+func retentionByEpochGood(ctx context.Context, db *sql.DB, epoch int64) error {
+	// ok: created_epoch is a moment; comparing it with epoch is a cut-off
+	// in time, not a fence, so epoch is no token and this no lock scope.
+	if _, err := db.ExecContext(ctx, "DELETE FROM events WHERE created_epoch < $1", epoch); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE stats SET pruned_at = now() WHERE id = 1")
+	return err
+}
+
+func retentionThenFencedBad(ctx context.Context, db *sql.DB, epoch int64) error {
+	// The twin: the same epoch also compared with the shard's epoch
+	// column is a token; the retention delete is then under it, unfenced.
+	res, err := db.ExecContext(ctx, "UPDATE shards SET epoch = $1 WHERE id = 1 AND epoch < $1", epoch)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return sql.ErrNoRows
+	}
+	_, err = db.ExecContext(ctx, "UPDATE stats SET pruned_at = now() WHERE id = 1") // want `under the token parameter epoch is not fenced`
+	return err
+}
+
 // tok compared in an etcd Txn's If (as a string, through strconv) makes
 // the helper a token-parameter scope, fenced by tok: a caller that passes
 // its mutex's revision is fenced.
