@@ -449,8 +449,14 @@ func (j *outcomeJudge) judgeRows(st rowsState) {
 		j.set(k, rej, Handled)
 	case st.zeroBranch != nil:
 		j.set(k, rej, Handled)
-		if j.retries(st.zeroBranch) {
+		switch {
+		case j.retries(st.zeroBranch):
 			j.set(k, rej, Retried)
+			j.out.Test = st.zeroTest
+		case rejoins(st.zeroBranch, j.call.Block(), false):
+			// if n == 0 { log.Printf("stale") }: told apart, then the
+			// same path as a write that succeeded.
+			j.set(k, rej, Logged)
 			j.out.Test = st.zeroTest
 		}
 	case st.compared:
@@ -1098,10 +1104,100 @@ func (j *outcomeJudge) judgeRejection(b *ssa.BasicBlock, exc string, test token.
 	case j.retries(b):
 		j.set(k, exc, Retried)
 		j.out.Test = test
-	case returnsSuccess(b):
+	case returnsSuccess(b), rejoins(b, j.call.Block(), true):
 		j.set(k, exc, AsSuccess)
 		j.out.Test = test
 	}
+}
+
+// rejoins reports whether the rejection branch b, entered from an If,
+// does nothing but log (and, when cleared, set the error to nil) before
+// it jumps to the If's other successor: the rejection was told apart and
+// then treated as a write that went through. With cleared, the join must
+// also receive a nil error from b (if errors.Is(err, sql.ErrNoRows) {
+// err = nil }), since a join that still sees the error may abort on it.
+func rejoins(b, write *ssa.BasicBlock, cleared bool) bool {
+	if len(b.Preds) != 1 || len(b.Preds[0].Succs) != 2 {
+		return false
+	}
+	iff := b.Preds[0]
+	other := iff.Succs[0]
+	if other == b {
+		other = iff.Succs[1]
+	}
+	if reaches(other, write) {
+		// The loop's next iteration: skipping the rejected item (log,
+		// continue) is how a loop over items moves on; re-issuing the
+		// same write is judged by retries.
+		return false
+	}
+	prev, cur := iff, b
+	for range 8 {
+		if cur == other {
+			return !cleared || clearsError(cur, prev)
+		}
+		if len(cur.Preds) != 1 || !onlyLogs(cur) {
+			return false
+		}
+		last, ok := cur.Instrs[len(cur.Instrs)-1].(*ssa.Jump)
+		if !ok || last == nil {
+			return false
+		}
+		prev, cur = cur, cur.Succs[0]
+	}
+	return false
+}
+
+// clearsError: the join has an error-typed phi whose edge from pred is
+// the nil constant.
+func clearsError(join, pred *ssa.BasicBlock) bool {
+	i := slices.Index(join.Preds, pred)
+	if i < 0 {
+		return false
+	}
+	for _, instr := range join.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if !types.Identical(phi.Type(), errorType) {
+			continue
+		}
+		if k, ok := phi.Edges[i].(*ssa.Const); ok && k.IsNil() {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyLogs: every instruction of b is a log call or what builds its
+// arguments, and b ends in a jump.
+func onlyLogs(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		switch in := instr.(type) {
+		case *ssa.Call:
+			if !isLogCall(in.Common()) {
+				fn := calleeFunc(in.Common())
+				if fn == nil || (fn.Name() != "Error" && fn.Name() != "String" && rules.Key(fn) != "fmt.Sprintf") {
+					return false
+				}
+			}
+		case *ssa.Store:
+			// the variadic array of a log call
+			ia, ok := in.Addr.(*ssa.IndexAddr)
+			if !ok {
+				return false
+			}
+			if _, ok := ia.X.(*ssa.Alloc); !ok {
+				return false
+			}
+		case *ssa.Alloc, *ssa.IndexAddr, *ssa.Slice, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert,
+			*ssa.BinOp, *ssa.UnOp, *ssa.Field, *ssa.FieldAddr, *ssa.Extract, *ssa.DebugRef, *ssa.Jump:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // falseBranch returns the block an If on v enters when v is false.

@@ -206,3 +206,59 @@ func ignored(ctx context.Context, db *sql.DB, lease *Lease, id string) {
 	//fencelint:ignore silentreject best-effort audit, a rejected write is fine
 	db.ExecContext(ctx, debit, 10, id, lease.Token)
 }
+
+func logThenCarryOnBad(ctx context.Context, db *sql.DB, lease *Lease, id string, ack func() error) error {
+	res, err := db.ExecContext(ctx, debit, 10, id, lease.Token) // want `fenced write via db.ExecContext only logs a rejection \(0 rows\) and carries on as if it had written`
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		log.Printf("stale token %d for %s", lease.Token, id)
+	}
+	return ack() // acknowledged whether or not the debit was written
+}
+
+func logThenAbortGood(ctx context.Context, db *sql.DB, lease *Lease, id string, ack func() error) error {
+	res, err := db.ExecContext(ctx, debit, 10, id, lease.Token)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		// ok: logged, then the function stops before the acknowledgement
+		log.Printf("stale token %d for %s", lease.Token, id)
+		return ErrStale
+	}
+	return ack()
+}
+
+func noRowsClearedBad(ctx context.Context, conn *pgx.Conn, lease *Lease, id string, ack func() error) error {
+	var bal int64
+	err := conn.QueryRow(ctx, debitReturning, 10, id, lease.Token).Scan(&bal) // want `treats ErrNoRows as success`
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = nil // the rejection is cleared, so the check below lets it through
+	}
+	if err != nil {
+		return err
+	}
+	return ack()
+}
+
+func noRowsLoggedNotClearedGood(ctx context.Context, conn *pgx.Conn, lease *Lease, id string, ack func() error) error {
+	var bal int64
+	err := conn.QueryRow(ctx, debitReturning, 10, id, lease.Token).Scan(&bal)
+	if errors.Is(err, pgx.ErrNoRows) {
+		log.Printf("stale token for %s", id) // ok: err still holds ErrNoRows, returned below
+	}
+	if err != nil {
+		return err
+	}
+	return ack()
+}
