@@ -153,8 +153,11 @@ func message(w *fence.Write) string {
 			return fmt.Sprintf("fenced write via %s never compares the script's reply: the script answers a stale token with a number, not an error; check the reply and abort when it reports a stale token", call)
 		}
 	case fence.Logged:
-		if o.Kind == fence.OutcomeRows {
+		switch o.Kind {
+		case fence.OutcomeRows:
 			return fmt.Sprintf("fenced write via %s only logs a rejection (%s) and carries on as if it had written: a newer holder has written; abort when %s() is 0", call, rej, acc)
+		case fence.OutcomeSucceeded:
+			return fmt.Sprintf("fenced write via %s only logs %s.%s: a failed condition is not an error, and logging it is not acting on it; abort when %s is false", call, result, acc, acc)
 		}
 		return fmt.Sprintf("the error of fenced write via %s is only logged: %s means a newer holder has written; abort instead of carrying on", call, rej)
 	case fence.AsSuccess:

@@ -1248,7 +1248,7 @@ func returnsSuccess(b *ssa.BasicBlock) bool {
 			for _, r := range last.Results {
 				if types.Identical(r.Type(), errorType) {
 					sawErr = true
-					if k, ok := r.(*ssa.Const); !ok || !k.IsNil() {
+					if !nilResult(b, r) {
 						return false
 					}
 				}
@@ -1264,6 +1264,31 @@ func returnsSuccess(b *ssa.BasicBlock) bool {
 }
 
 var errorType = types.Universe.Lookup("error").Type()
+
+// nilResult: the returned value r of block b is the nil constant, or,
+// in a function with defers (whose results go through their slots:
+// "*t0 = nil; rundefers; t1 = *t0; return t1"), a load of the slot b
+// last stored nil into.
+func nilResult(b *ssa.BasicBlock, r ssa.Value) bool {
+	if k, ok := r.(*ssa.Const); ok {
+		return k.IsNil()
+	}
+	load, ok := r.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || load.Block() != b {
+		return false
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for i := slices.Index(b.Instrs, ssa.Instruction(load)) - 1; i >= 0; i-- {
+		if st, ok := b.Instrs[i].(*ssa.Store); ok && st.Addr == ssa.Value(slot) {
+			k, ok := st.Val.(*ssa.Const)
+			return ok && k.IsNil()
+		}
+	}
+	return false
+}
 
 // ---- a bool field of the response (RejectFlagField) ----
 
@@ -1281,10 +1306,17 @@ func (j *outcomeJudge) flagField() {
 		switch u := u.(type) {
 		case *ssa.FieldAddr:
 			if structFieldName(u.X.Type(), u.Field) == j.decl.Field {
+				for _, r := range *u.Referrers() {
+					if l, ok := r.(*ssa.UnOp); ok && l.Op == token.MUL {
+						j.judgeFlag(l, u.Pos())
+						return
+					}
+				}
 				return
 			}
 		case *ssa.Field:
 			if structFieldName(u.X.Type(), u.Field) == j.decl.Field {
+				j.judgeFlag(u, u.Pos())
 				return
 			}
 		case *ssa.Call:
@@ -1297,6 +1329,37 @@ func (j *outcomeJudge) flagField() {
 		}
 	}
 	j.out.Handling = NeverRead
+}
+
+// judgeFlag judges what the code does with a rejection flag read once
+// (resp.Succeeded): only logged, it is never read; an If on it enters
+// its false branch on a rejection, which may retry or carry on as a
+// success. Anything else hands it on.
+func (j *outcomeJudge) judgeFlag(v ssa.Value, at token.Pos) {
+	logged := false
+	for _, u := range outcomeUses(v, 0) {
+		switch u := u.(type) {
+		case *ssa.If:
+			j.judgeRejection(falseBranch(v), j.decl.Name, at)
+			return
+		case *ssa.UnOp:
+			if u.Op == token.NOT {
+				j.judgeRejection(falseBranch(v), j.decl.Name, at)
+			}
+			return
+		case *ssa.Call:
+			if isLogCall(u.Common()) {
+				logged = true
+				continue
+			}
+			return
+		default:
+			return
+		}
+	}
+	if logged {
+		j.out.Handling = Logged // log.Printf("%v", resp.Succeeded)
+	}
 }
 
 // structFieldName names field i of a struct or pointer-to-struct type.

@@ -322,3 +322,71 @@ func s3PreconditionAbortGood(ctx context.Context, client *s3.Client, lease Lease
 	}
 	return err
 }
+
+func etcdSucceededLoggedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("cfg", "v")).Commit() // want `only logs TxnResponse.Succeeded`
+	if err != nil {
+		return err
+	}
+	log.Printf("txn succeeded=%v", resp.Succeeded)
+	return nil
+}
+
+func etcdRetriedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("cfg", "v")).Commit() // want `is re-issued after the fence rejected it \(Succeeded == false\)`
+		if err != nil {
+			return err
+		}
+		if resp.Succeeded {
+			return nil
+		}
+	}
+	return ErrStale
+}
+
+func etcdAsSuccessUnderDeferBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	// The deferred Unlock makes the result go through its slot: the
+	// rejection branch's "return nil" is still a success.
+	defer m.Unlock(ctx)
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("cfg", "v")).Commit() // want `treats Succeeded == false as success`
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		log.Printf("lost the lock, skipping")
+		return nil
+	}
+	return nil
+}
+
+func etcdAbortUnderDeferGood(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	// ok: the twin aborts with an error
+	defer m.Unlock(ctx)
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("cfg", "v")).Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return concurrency.ErrLocked
+	}
+	return nil
+}
+
+func dynamoAsSuccessUnderDeferBad(ctx context.Context, mu *concurrency.Mutex, db *dynamodb.Client, lease Lease, acct string) error {
+	defer mu.Unlock(ctx)
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `treats ConditionalCheckFailedException as success`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return nil
+	}
+	return err
+}
