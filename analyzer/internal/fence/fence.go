@@ -122,6 +122,10 @@ type engine struct {
 
 	noted map[token.Pos]bool // calls noteUnresolvedAcquire recorded
 
+	// funcDecls maps the package's functions to their declarations, built on
+	// first use (funcDecl).
+	funcDecls map[*types.Func]*ast.FuncDecl
+
 	prog  *ssa.Program
 	pkg   *ssa.Package
 	funcs []*ssa.Function
@@ -283,6 +287,24 @@ func (e *engine) buildSSA() (ok bool) {
 	e.sels.seal()
 	e.binops.seal()
 	return true
+}
+
+// funcDecl is the declaration of fn, a function of the package; nil for
+// any other.
+func (e *engine) funcDecl(fn *types.Func) *ast.FuncDecl {
+	if e.funcDecls == nil {
+		e.funcDecls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range e.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					if obj, ok := e.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						e.funcDecls[obj] = fd
+					}
+				}
+			}
+		}
+	}
+	return e.funcDecls[fn]
 }
 
 func (e *engine) addFunc(f *ssa.Function) {

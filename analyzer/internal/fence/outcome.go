@@ -1,6 +1,7 @@
 package fence
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // OutcomeKind says how a store tells its caller that a fence rejected a
@@ -941,6 +943,12 @@ func (j *outcomeJudge) checkErr(err ssa.Value) {
 				j.judgeRejection(trueBranch(u), j.decl.Name, u.Pos())
 				return
 			}
+			if exc := j.predicateHelper(fn, cc); exc != "" {
+				// isCCF(err), a helper of the package that returns
+				// errors.As(err, &ccf): true on the rejection.
+				j.judgeRejection(trueBranch(u), exc, u.Pos())
+				return
+			}
 			if fn == nil || len(cc.Args) != 2 {
 				return // wrapping, any other function: handled
 			}
@@ -965,8 +973,20 @@ func (j *outcomeJudge) checkErr(err ssa.Value) {
 				j.out.Test = at
 			}
 			return // returned: handled by the caller
+		case *ssa.TypeAssert:
+			// _, ok := err.(*types.ConditionalCheckFailedException), and
+			// each case of a type switch: ok is true on the rejection.
+			if !u.CommaOk {
+				return
+			}
+			if exc := j.errTypeOf(u.AssertedType); exc != "" {
+				if ok := usedExtract(u, 1); ok != nil {
+					j.judgeRejection(trueBranch(ok), exc, u.Pos())
+				}
+			}
+			return
 		default:
-			return // stored, sent, type-switched: handled
+			return // stored, sent: handled
 		}
 	}
 	if logged {
@@ -1027,7 +1047,12 @@ func (j *outcomeJudge) sentinel(v ssa.Value) (name string, ok bool) {
 // one of the declared ErrTypes: &ccf with ccf
 // *types.ConditionalCheckFailedException, say.
 func (j *outcomeJudge) errType(target ssa.Value) string {
-	t := stripValue(target).Type()
+	return j.errTypeOf(stripValue(target).Type())
+}
+
+// errTypeOf is errType for a type: t, or what it points to (twice, for
+// errors.As's **T), when it is one of the declared ErrTypes.
+func (j *outcomeJudge) errTypeOf(t types.Type) string {
 	for range 2 {
 		p, ok := t.Underlying().(*types.Pointer)
 		if !ok {
@@ -1040,6 +1065,47 @@ func (j *outcomeJudge) errType(target ssa.Value) string {
 		return ""
 	}
 	return key[strings.LastIndexByte(key, '.')+1:]
+}
+
+// predicateHelper: fn, a function of the package with one error
+// parameter and a bool result, ends in "return errors.As(param, &x)"
+// with x of a declared ErrType (func isCCF(err error) bool { var c
+// *types.ConditionalCheckFailedException; return errors.As(err, &c) });
+// the type's name, or "". Read from the syntax: such a helper touches no
+// lock or store, so its SSA is not built.
+func (j *outcomeJudge) predicateHelper(fn *types.Func, cc *ssa.CallCommon) string {
+	if fn == nil || len(cc.Args) != 1 || fn.Pkg() != j.e.pass.Pkg {
+		return ""
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), errorType) {
+		return ""
+	}
+	fd := j.e.funcDecl(fn)
+	if fd == nil || fd.Body == nil || len(fd.Body.List) == 0 {
+		return ""
+	}
+	ret, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return ""
+	}
+	call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return ""
+	}
+	info := j.e.pass.TypesInfo
+	as, _ := typeutil.Callee(info, call).(*types.Func)
+	if as == nil || rules.ErrorMatchers[rules.Key(as)] != "as" {
+		return ""
+	}
+	if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); !ok || info.Uses[id] != sig.Params().At(0) {
+		return ""
+	}
+	t := info.TypeOf(call.Args[1])
+	if t == nil {
+		return ""
+	}
+	return j.errTypeOf(t)
 }
 
 // errCodeBranch: for errors.As(err, &apiErr) with apiErr of the declared

@@ -390,3 +390,94 @@ func dynamoAsSuccessUnderDeferBad(ctx context.Context, mu *concurrency.Mutex, db
 	}
 	return err
 }
+
+func dynamoTypeAssertAsSuccessBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `treats ConditionalCheckFailedException as success`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	if _, ok := err.(*types.ConditionalCheckFailedException); ok {
+		return nil
+	}
+	return err
+}
+
+func dynamoTypeAssertGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: the rejection told apart by a type assertion aborts
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	if _, ok := err.(*types.ConditionalCheckFailedException); ok {
+		return ErrStale
+	}
+	return err
+}
+
+func dynamoTypeSwitchAsSuccessBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `treats ConditionalCheckFailedException as success`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	switch err.(type) {
+	case nil:
+		return nil
+	case *types.ConditionalCheckFailedException:
+		return nil
+	default:
+		return err
+	}
+}
+
+func isConditionFailed(err error) bool {
+	var ccf *types.ConditionalCheckFailedException
+	return errors.As(err, &ccf)
+}
+
+func dynamoPredicateHelperAsSuccessBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `treats ConditionalCheckFailedException as success`
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	if isConditionFailed(err) {
+		return nil
+	}
+	return err
+}
+
+func dynamoPredicateHelperGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: the helper tells the rejection apart and the caller aborts
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberN{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	if isConditionFailed(err) {
+		return ErrStale
+	}
+	return err
+}
