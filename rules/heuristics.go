@@ -462,6 +462,19 @@ func IsTimeColumn(c string) bool {
 	return false
 }
 
+// IsRowKeyColumn reports whether a SQL column (unqualified) names the
+// row rather than a version of it: id, job_id, userid, uuid, pk. A token
+// compared for equality with one selects a row (or none) and fences
+// nothing.
+func IsRowKeyColumn(c string) bool {
+	c = strings.ToLower(c)
+	switch c {
+	case "id", "uuid", "pk", "key", "name":
+		return true
+	}
+	return strings.HasSuffix(c, "_id") || strings.HasSuffix(c, "_uuid") || strings.HasSuffix(c, "_key") || strings.HasSuffix(c, "_pk")
+}
+
 // lockTableWords begin the words of the name of a table used as a lock.
 var lockTableWords = []string{"lock", "lease", "leader", "mutex", "election", "semaphore"}
 

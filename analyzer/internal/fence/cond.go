@@ -6,6 +6,7 @@ import (
 
 	"github.com/fencelint/fencelint/analyzer/internal/sqlcond"
 	"github.com/fencelint/fencelint/internal/lazyregexp"
+	"github.com/fencelint/fencelint/rules"
 )
 
 // Condition is a write's own condition as the engine read it, normalised
@@ -87,6 +88,10 @@ type readCmp struct {
 	pub     CondCompare
 	o       *origin
 	negated bool // DynamoDB: NOT applied to the comparison
+	// rowKey: the token is compared for equality with a column that
+	// names the row (id, job_id): that selects a row, it fences nothing,
+	// and usually means the arguments are in the wrong order.
+	rowKey bool
 	// bypass is the OR group's text when the compare sits in one with
 	// another alternative (fence < $3 OR force_write): it does not fence,
 	// and the detail says why.
@@ -242,6 +247,10 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 				}}
 				if cl.fencing && !group {
 					rc.bypass = c.Text
+				}
+				if (op == "=" || strings.EqualFold(op, "IS NOT DISTINCT FROM")) && o.isToken() && rules.IsRowKeyColumn(column) && !fenceLikeColumn(column) {
+					rc.rowKey = true
+					rc.pub.Fencing = false
 				}
 				rc.pub.Token = tokSide.Text
 				if tokSide.IsParam || tokSide.Text == "" {

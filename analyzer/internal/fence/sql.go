@@ -261,10 +261,13 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 	var compares []readCmp
 	var paramFences []int
 	onToken := false
-	bypass := ""
+	bypass, rowKey := "", ""
 	for _, c := range cmps {
 		if c.bypass != "" && c.o.isToken() && bypass == "" {
 			bypass = c.bypass
+		}
+		if c.rowKey && rowKey == "" {
+			rowKey = c.pub.Text
 		}
 		if !c.pub.Fencing {
 			if c.pub.Clause == "ON" && c.o.isToken() {
@@ -354,6 +357,9 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 		if bypass != "" {
 			ev.detail = fmt.Sprintf("its %s compares the token inside an OR, %q: the row is written when any alternative holds, so the fence does not bind", clause, bypass)
 		}
+		if rowKey != "" {
+			ev.detail += fmt.Sprintf(" (it compares the token with %s, which names the row: are the arguments in the wrong order?)", rowKey)
+		}
 		return
 	}
 	ev.verdict = Unfenced
@@ -378,6 +384,9 @@ func (e *engine) judgeSQL(ev *eval, text string, stmts []*sqlcond.Statement, stm
 	}
 	if bypass != "" {
 		ev.detail = fmt.Sprintf("its condition compares the token inside an OR, %q: the row is written when any alternative holds, so the fence does not bind", bypass)
+	}
+	if rowKey != "" {
+		ev.detail = fmt.Sprintf("its WHERE compares the token only with %s, which names the row, not a fence column: are the arguments in the wrong order?", rowKey)
 	}
 	if stmt.Verb == sqlcond.Insert && (stmt.OnConflict || stmt.OnDuplicateKey) && !stmt.DoNothing && len(conds) == 0 {
 		ev.blind = true // an upsert that overwrites whatever it finds
@@ -512,7 +521,7 @@ func paramFence(column, op string) bool {
 
 func fenceLikeColumn(c string) bool {
 	c = strings.ToLower(c)
-	for _, k := range []string{"fence", "token", "epoch", "generation", "revision", "version", "range_id", "term", "sequence", "lease"} {
+	for _, k := range []string{"fence", "fencing", "token", "epoch", "generation", "revision", "version", "range_id", "term", "sequence", "lease"} {
 		if strings.Contains(c, k) {
 			return true
 		}

@@ -320,6 +320,26 @@ func mysqlUpsertGuardedGood(ctx context.Context, db *sql.DB, lease Lease, id, bo
 	return err
 }
 
+func swappedArgumentsBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// $2 is meant for id and $3 for the token: the token selects the row
+	// and the fence is compared with the id.
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1 WHERE id = $2 AND fence < $3", body, lease.Token, id) // want `its WHERE compares the token only with id, which names the row, not a fence column: are the arguments in the wrong order\?`
+	return err
+}
+
+func argumentsInOrderGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
+	// ok: the twin, each argument where it belongs
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $3 WHERE id = $2 AND fence < $3", body, id, lease.Token)
+	return err
+}
+
+func generationEqualityGood(ctx context.Context, db *sql.DB, lease Lease, shard string, data []byte) error {
+	// ok: equality on a generation stamped at acquire (range_id) is a
+	// compare-and-set, not a row key
+	_, err := db.ExecContext(ctx, "UPDATE shard_data SET data = $1 WHERE shard_id = $2 AND range_id = $3", data, shard, lease.Token)
+	return err
+}
+
 func orBypassBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
 	// want +1 `its WHERE compares the token inside an OR, "\(fence < \$2 OR force_write\)"`
 	_, err := db.ExecContext(ctx, `UPDATE docs SET body = $1, fence = $2
