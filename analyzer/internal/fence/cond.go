@@ -256,7 +256,10 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 				if tokSide.IsParam || tokSide.Text == "" {
 					rc.pub.Token = phText(text, ph)
 				}
-				rc.pub.OpText, rc.pub.opOff = opAt(text, cmp.Text, cmp.Offset, cmp.Left.Text)
+				if !cmp.Negated {
+					// Under NOT the operator written is not the one to flip.
+					rc.pub.OpText, rc.pub.opOff = opAt(text, cmp.Text, cmp.Offset, cmp.Left.Text)
+				}
 				if col.Column == "" {
 					// COALESCE(fence, 0) < $1 lets a row whose fence is
 					// NULL through, as "fence IS NULL OR fence < $1" does

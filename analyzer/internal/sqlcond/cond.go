@@ -120,6 +120,25 @@ func (p *parser) hasSubquery(lo, hi int) bool {
 	return false
 }
 
+// invertedOps gives the comparator NOT turns each into.
+var invertedOps = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "<>", "<>": "=", "!=": "="}
+
+// negated reads the term under a NOT at [lo, hi) when it is one plain
+// comparison with an invertible operator, and returns it inverted.
+func (p *parser) negated(lo, hi int) (Comparison, bool) {
+	a, b := p.stripParens(lo, hi)
+	if a >= b || p.kw(a, "not", "exists") || len(p.splitLogical(a, b, "or")) > 1 || len(p.splitLogical(a, b, "and")) > 1 {
+		return Comparison{}, false
+	}
+	inner, unknown := p.comparison(a, b)
+	inv, ok := invertedOps[inner.Op]
+	if unknown || !ok {
+		return Comparison{}, false
+	}
+	inner.Op = inv
+	return inner, true
+}
+
 // comparison reads one term. unknown is set for NOT, EXISTS, subqueries
 // and comparisons with a missing side.
 func (p *parser) comparison(lo, hi int) (c Comparison, unknown bool) {
@@ -133,6 +152,10 @@ func (p *parser) comparison(lo, hi int) (c Comparison, unknown bool) {
 		c.Op, c.Right = "NOT EXISTS", p.operand(lo+2, hi)
 		return c, true
 	case p.kw(lo, "not"):
+		if inner, ok := p.negated(lo+1, hi); ok {
+			inner.Text, inner.Offset, inner.Negated = c.Text, c.Offset, true
+			return inner, false
+		}
 		c.Left = p.operand(lo, hi)
 		return c, true
 	}

@@ -75,6 +75,10 @@ type Comparison struct {
 	Op     string
 	Text   string // raw text of the comparison
 	Offset int    // byte offset in the input text
+	// Negated: the term is NOT (x op y) with an invertible op, read as
+	// x op' y (NOT (fence >= $1) is fence < $1); Text and Offset span the
+	// whole NOT term, and the operator written is not Op.
+	Negated bool
 }
 
 // Conjunct is one AND-ed term of a WHERE clause. A plain comparison has len(Or)==1;

@@ -198,6 +198,19 @@ func upsertRecordedGood(ctx context.Context, db *sql.DB, lease *Lease, id, body 
 	return err
 }
 
+func notReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// NOT (fence < $2) is fence >= $2; no fix: the operator written is
+	// not the one to flip
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND NOT (fence < $2)", body, lease.Token, id) // want `is reversed: fence >= \$2`
+	return err
+}
+
+func notGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
+	// ok: NOT (fence >= $2) is fence < $2
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND NOT (fence >= $2)", body, lease.Token, id)
+	return err
+}
+
 func etcdTxnReversedBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
 	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision("/data"), ">", m.Header().Revision)).Then(clientv3.OpPut("/data", "v")).Commit() // want `is reversed: clientv3.ModRevision\("/data"\) > m.Header\(\).Revision lets a stale holder's older token through`
 	return err
