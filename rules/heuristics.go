@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"go/types"
 	"strings"
+	"unicode"
 )
 
 // The heuristics below recognise in-house lock APIs without directives.
@@ -213,6 +214,35 @@ func IsWriteMethodName(name string) bool {
 		}
 	}
 	return false
+}
+
+// portWriteVerbs begin the names of the methods of an application's
+// storage port (a repository or store interface) that write. Narrower
+// than writeVerbs: Set, Apply, Commit, Compare and Publish name setters,
+// transactions and messages as often as writes.
+var portWriteVerbs = []string{"Save", "Update", "Delete", "Insert", "Upsert", "Create", "Put", "Store", "Remove", "Replace", "Patch", "Persist"}
+
+// IsPortWriteMethod reports whether a method of an application
+// interface whose implementation is not visible is taken to write
+// storage: its name begins with a write verb as a word (SaveOrder,
+// UpdateBalance, Put; not Settle or Storefront), and it takes a
+// context.Context first, as I/O does.
+func IsPortWriteMethod(name string, sig *types.Signature) bool {
+	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) {
+		return false
+	}
+	for _, v := range portWriteVerbs {
+		rest, ok := strings.CutPrefix(name, v)
+		if ok && (rest == "" || unicode.IsUpper(rune(rest[0])) || unicode.IsDigit(rune(rest[0]))) {
+			return true
+		}
+	}
+	return false
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // IsTokenishParamName reports whether a parameter (or tested value) is

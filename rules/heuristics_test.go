@@ -1,6 +1,10 @@
 package rules
 
-import "testing"
+import (
+	"go/token"
+	"go/types"
+	"testing"
+)
 
 // TestNameHeuristics pins the name heuristics the engine's optional-token
 // and guard checks use: each says yes to the names it is meant for and no
@@ -96,6 +100,29 @@ func TestIsReleaseFuncName(t *testing.T) {
 	} {
 		if got := IsReleaseFuncName(name); got != want {
 			t.Errorf("IsReleaseFuncName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestIsPortWriteMethod(t *testing.T) {
+	ctxPkg := types.NewPackage("context", "context")
+	ctxType := types.NewNamed(types.NewTypeName(token.NoPos, ctxPkg, "Context", nil), types.NewInterfaceType(nil, nil), nil)
+	withCtx := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewVar(token.NoPos, nil, "ctx", ctxType), types.NewVar(token.NoPos, nil, "id", types.Typ[types.String])),
+		types.NewTuple(types.NewVar(token.NoPos, nil, "", types.Universe.Lookup("error").Type())), false)
+	noCtx := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewVar(token.NoPos, nil, "id", types.Typ[types.String])), nil, false)
+	for _, name := range []string{"Save", "SaveOrder", "UpdateBalance", "Delete", "Insert2", "Put", "Persist"} {
+		if !IsPortWriteMethod(name, withCtx) {
+			t.Errorf("IsPortWriteMethod(%q, ctx first) = false, want true", name)
+		}
+		if IsPortWriteMethod(name, noCtx) {
+			t.Errorf("IsPortWriteMethod(%q, no ctx) = true, want false", name)
+		}
+	}
+	for _, name := range []string{"Get", "Storefront", "Settle", "SetName", "Updater", "Publish", "Debit"} {
+		if IsPortWriteMethod(name, withCtx) {
+			t.Errorf("IsPortWriteMethod(%q, ctx first) = true, want false", name)
 		}
 	}
 }

@@ -35,3 +35,10 @@ func TestVanityProject(t *testing.T) {
 func TestPorts(t *testing.T) {
 	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/ports/svc")
 }
+
+// TestConsumerPorts: a port declared by its consumer, with no
+// implementation visible there (main wires it), is taken to write when
+// its method says so (rules.IsPortWriteMethod).
+func TestConsumerPorts(t *testing.T) {
+	analysistest.Run(t, testdata(), unfencedwrite.Analyzer, "unfencedwrite/ports/consumer")
+}

@@ -311,6 +311,58 @@ func exportable(fn *types.Func) bool {
 	return true
 }
 
+// portWrite: m, a method of an interface of the project, says it writes
+// (rules.IsPortWriteMethod: Save, Update, Delete, ... taking a
+// context first), in a package that is not one of test doubles.
+func portWrite(m *types.Func) bool {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || m.Pkg() == nil || rules.IsTestDoubleName(m.Pkg().Name()) || !rules.IsPortWriteMethod(m.Name(), sig) {
+		return false
+	}
+	for i := 1; i < sig.Params().Len(); i++ {
+		if storeHandle(sig.Params().At(i).Type()) {
+			// CreateVersionTable(ctx, conn): the port runs on the
+			// connection or transaction it is given, which may be the
+			// one that holds an advisory lock (protected); unknown.
+			return false
+		}
+	}
+	return true
+}
+
+// storeHandle: t is a handle of a store library (a *sql.Conn, a pgx.Tx,
+// a *gorm.DB), or an interface with the methods such a handle runs SQL
+// with (sqlc's DBTX, goose's DBTxConn).
+func storeHandle(t types.Type) bool {
+	t = types.Unalias(deref(t))
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+		if p := n.Obj().Pkg().Path(); p == "database/sql" || rules.IsLibraryPackage(p) {
+			return true
+		}
+	}
+	if iface, ok := t.Underlying().(*types.Interface); ok {
+		for i := 0; i < iface.NumMethods(); i++ {
+			switch iface.Method(i).Name() {
+			case "Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ifaceName names the interface m belongs to ("AccountStore"), or "".
+func ifaceName(m *types.Func) string {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	if n, ok := types.Unalias(sig.Recv().Type()).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
 // isInterfaceMethod: fn is an abstract method of an interface type.
 func isInterfaceMethod(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
@@ -384,6 +436,13 @@ func (e *engine) interfaceFact(m *types.Func) *FuncFact {
 	var out *FuncFact
 	if n > 0 && !disagree && agreed != nil {
 		out = agreed
+	}
+	if n == 0 && portWrite(m) {
+		// A port of the application (declared here or in another package
+		// of the project) whose implementation is wired elsewhere, in
+		// main: Save(ctx, ...) is its write, as //fencelint:write would
+		// declare it. An implementation that can be seen decides instead.
+		out = &FuncFact{Write: true, Directive: true, port: ifaceName(m)}
 	}
 	// Facts of this package's own methods are inferred as its functions
 	// are analysed: an answer that rests on them is not final.

@@ -46,6 +46,10 @@ type FuncFact struct {
 	WeakWhy    string
 	WeakKind   rules.Weakness
 	WeakIssuer string
+	// port, for a write inferred from an application interface's method
+	// whose implementation is not visible (portWrite), is the
+	// interface's name; never exported (such a fact is made per call).
+	port string
 	// weakPos is where Weak is produced, known only for this package's
 	// functions (unexported: not part of the exported fact).
 	weakPos, weakEnd token.Pos

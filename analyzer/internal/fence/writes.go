@@ -1198,11 +1198,15 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 		// string or a body made of one (a UUID key, a timestamp in the
 		// payload) is data, and the write is unfenced.
 		var weak *origin
-		for _, a := range ps {
+		sig := cc.Signature()
+		for i, a := range ps {
 			o := e.originOf(a)
 			switch {
 			case o == nil:
 			case o.param >= 0:
+				if ff.port != "" && (i >= sig.Params().Len() || !rules.IsTokenishParamName(sig.Params().At(i).Name())) {
+					continue // a port's id or amount is no fence parameter of the caller
+				}
 				ev.fencedBy = append(ev.fencedBy, o.param)
 			case o.weak:
 				if weak == nil && rules.IsIntegerLike(stripValue(a).Type()) {
@@ -1220,8 +1224,11 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 		}
 		ev.verdict = Unfenced
 		ev.detail = fmt.Sprintf("no fencing token is passed to %s", name)
+		if ff.port != "" {
+			ev.detail = fmt.Sprintf("no fencing token is passed to %s, a write-named method of the port %s (its implementation is wired elsewhere)", name, ff.port)
+		}
 		if s != nil && s.NoToken {
-			ev.detail = fmt.Sprintf("no fencing token is passed to %s; %s", name, s.NoTokenClause())
+			ev.detail += "; " + s.NoTokenClause()
 		}
 		return ev
 	}
