@@ -64,6 +64,7 @@ const (
 	ShapeFieldPointer                 // a *int64 token field of a lease or request
 	ShapeFieldOmitempty               // a token field tagged omitempty
 	ShapeLiteral                      // a literal 0 or nil passed for a token
+	ShapeFieldLeftOut                 // a request literal passed to a write without its token field
 	ShapeBranch                       // if tok == 0 { unfenced write } (DefectZeroFallback)
 )
 
@@ -82,7 +83,7 @@ func (s OptionalShape) category() string {
 		return "option"
 	case ShapeFieldPointer, ShapeFieldOmitempty:
 		return "field"
-	case ShapeLiteral:
+	case ShapeLiteral, ShapeFieldLeftOut:
 		return "literal"
 	case ShapeBranch:
 		return "branch"
@@ -702,6 +703,9 @@ func (c *optChecker) checkCall(call *ast.CallExpr) {
 	if !c.calleeWrites(fn) {
 		return // a read's revision 0 means "latest", not "unfenced"
 	}
+	for _, arg := range call.Args {
+		c.checkRequestLiteral(call, fn, arg)
+	}
 	tps := c.tokenParams(fn)
 	if len(tps) == 0 {
 		return
@@ -730,6 +734,68 @@ func (c *optChecker) checkCall(call *ast.CallExpr) {
 		c.omittedCalls[call.Pos()] = true
 		c.report(arg.Pos(), arg.End(), TokenUse{Shape: ShapeLiteral, Literal: lit, Name: p.Name(), Func: calleeName(c.pass.Pkg, fn)})
 	}
+}
+
+// checkRequestLiteral reports a request literal passed straight to a
+// write (SaveReq(ctx, db, SaveRequest{ID: id, Fence: 0})) whose token
+// field is given a literal 0, or is left out of a keyed literal: nothing
+// can set it afterwards, so the write is not fenced.
+func (c *optChecker) checkRequestLiteral(call *ast.CallExpr, fn *types.Func, arg ast.Expr) {
+	e := ast.Unparen(arg)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return
+	}
+	named, ok := types.Unalias(c.pass.TypesInfo.TypeOf(lit)).(*types.Named)
+	if !ok {
+		return
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok || !(c.writerParamTypes[named] || rules.IsRequestTypeName(named.Obj().Name())) {
+		return
+	}
+	given := map[string]ast.Expr{}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return // positional: every field is given
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok {
+			given[id.Name] = kv.Value
+		}
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !(rules.IsTokenFieldName(f.Name()) || rules.IsTokenParamName(f.Name()) || strings.Contains(strings.ToLower(f.Name()), "fenc")) {
+			continue
+		}
+		if _, ptr := types.Unalias(f.Type()).(*types.Pointer); ptr || !c.isTokenInt(f.Type()) {
+			continue // a pointer field is ShapeFieldPointer's; a string is an auth token
+		}
+		of := "request " + named.Obj().Name()
+		callee := calleeName(c.pass.Pkg, fn)
+		v, ok := given[f.Name()]
+		switch {
+		case ok && c.zeroLiteral(v) != "":
+			c.omit(call)
+			c.report(v.Pos(), v.End(), TokenUse{Shape: ShapeLiteral, Literal: c.zeroLiteral(v), Name: f.Name(), Func: callee})
+		case !ok && len(lit.Elts) > 0:
+			c.omit(call)
+			c.report(lit.Lbrace, lit.Rbrace+1, TokenUse{Shape: ShapeFieldLeftOut, Name: f.Name(), Of: of, Func: callee})
+		}
+	}
+}
+
+// omit records that call's token was left out: the unfenced write it
+// makes is this analyzer's finding, not unfencedwrite's.
+func (c *optChecker) omit(call *ast.CallExpr) {
+	if c.omittedCalls == nil {
+		c.omittedCalls = map[token.Pos]bool{}
+	}
+	c.omittedCalls[call.Pos()] = true
 }
 
 // calleeWrites: the callee writes (this package's writers, write facts),

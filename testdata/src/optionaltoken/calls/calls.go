@@ -129,3 +129,35 @@ func get(ctx context.Context, db *sql.DB, id string, revision int64) error {
 func readGood(ctx context.Context, db *sql.DB) error {
 	return get(ctx, db, "a", 0)
 }
+
+// SaveRequest carries the token in a field the write helper compares.
+type SaveRequest struct {
+	ID    string
+	Body  string
+	Fence int64
+}
+
+func saveReq(ctx context.Context, db *sql.DB, r SaveRequest) error {
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $2, fence = $3 WHERE id = $1 AND fence < $3", r.ID, r.Body, r.Fence)
+	return err
+}
+
+func requestFieldLeftOutBad(ctx context.Context, db *sql.DB) error {
+	return saveReq(ctx, db, SaveRequest{ID: "a", Body: "b"}) // want `fencing token field Fence of request SaveRequest is left out of the literal passed to saveReq: it is 0 and the write is not fenced`
+}
+
+func requestFieldZeroBad(ctx context.Context, db *sql.DB) error {
+	return saveReq(ctx, db, SaveRequest{ID: "a", Body: "b", Fence: 0}) // want `literal 0 passed as fencing token Fence of saveReq`
+}
+
+func requestFieldGood(ctx context.Context, db *sql.DB, lease *Lease) error {
+	// ok: the lease's token is in the literal
+	return saveReq(ctx, db, SaveRequest{ID: "a", Body: "b", Fence: lease.Token})
+}
+
+func requestFieldSetLaterGood(ctx context.Context, db *sql.DB, lease *Lease) error {
+	// ok: a literal kept in a variable can be given its token afterwards
+	r := SaveRequest{ID: "a", Body: "b"}
+	r.Fence = lease.Token
+	return saveReq(ctx, db, r)
+}
