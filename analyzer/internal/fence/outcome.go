@@ -583,6 +583,9 @@ func (j *outcomeJudge) followRows(res ssa.Value) rowsState {
 				continue
 			}
 			if !sameValue(receiver(cc), res) {
+				if isLogCall(cc) {
+					continue // log.Printf("%v", tag): printed, not read
+				}
 				st.escapes = true // passed to another function
 				continue
 			}
@@ -597,13 +600,51 @@ func (j *outcomeJudge) followRows(res ssa.Value) rowsState {
 				}
 				followCount(n, &st)
 			case "String":
-				st.escapes = true // "UPDATE 0" read as text
+				if !onlyLogged(u) {
+					st.escapes = true // "UPDATE 0" read as text
+				}
 			}
 		case *ssa.Return, *ssa.Store, *ssa.Send, *ssa.MapUpdate:
 			st.escapes = true
 		}
 	}
 	return st
+}
+
+// rootParam is the parameter v is read from (id, ids[0], l.Token,
+// *p), or nil.
+func rootParam(v ssa.Value) *ssa.Parameter {
+	for range 8 {
+		switch x := stripValue(v).(type) {
+		case *ssa.Parameter:
+			return x
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Index:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// onlyLogged: every use of v is a log call's argument.
+func onlyLogged(v ssa.Value) bool {
+	uses := outcomeUses(v, 0)
+	for _, u := range uses {
+		c, ok := u.(*ssa.Call)
+		if !ok || !isLogCall(c.Common()) {
+			return false
+		}
+	}
+	return len(uses) > 0
 }
 
 func followCount(n ssa.Value, st *rowsState) {
@@ -726,10 +767,47 @@ func (j *outcomeJudge) retries(from *ssa.BasicBlock) bool {
 		if invokesNoReturn(b) {
 			continue // tb.Fatalf through testing.TB: the SSA builder ends only static calls
 		}
-		if b == target {
+		if b == target || j.recurses(b) {
 			return true
 		}
 		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// recurses: b calls the function the write is in again, passing on
+// unchanged every parameter the write takes directly (return
+// save(ctx, db, id, tries+1) after 0 rows): a retry by recursion.
+func (j *outcomeJudge) recurses(b *ssa.BasicBlock) bool {
+	fn := j.call.Parent()
+	if fn.Parent() != nil {
+		return false // a closure cannot call itself by name
+	}
+	for _, instr := range b.Instrs {
+		call, ok := instr.(*ssa.Call)
+		if !ok || call.Common().StaticCallee() != fn {
+			continue
+		}
+		args := call.Common().Args
+		var reads []ssa.Value
+		for _, a := range j.call.Common().Args {
+			if vs, ok := unpackVariadic(a); ok {
+				reads = append(reads, vs...) // ExecContext(ctx, q, args...): each argument
+				continue
+			}
+			reads = append(reads, a)
+		}
+		for _, a := range reads {
+			p := rootParam(a)
+			if p == nil {
+				continue
+			}
+			i := slices.Index(fn.Params, p)
+			if i < 0 || i >= len(args) || args[i] != ssa.Value(p) {
+				return false // another id, another write
+			}
+		}
+		return true
 	}
 	return false
 }

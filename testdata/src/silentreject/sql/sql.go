@@ -262,3 +262,63 @@ func noRowsLoggedNotClearedGood(ctx context.Context, conn *pgx.Conn, lease *Leas
 	}
 	return ack()
 }
+
+func pgxTagLoggedBad(ctx context.Context, pool *pgxpool.Pool, lease *Lease, id string) error {
+	tag, err := pool.Exec(ctx, debit, 10, id, lease.Token) // want `fenced write via pool.Exec never compares RowsAffected\(\)`
+	if err != nil {
+		return err
+	}
+	log.Printf("debit: %v", tag)
+	return nil
+}
+
+func pgxTagStringLoggedBad(ctx context.Context, pool *pgxpool.Pool, lease *Lease, id string) error {
+	tag, err := pool.Exec(ctx, debit, 10, id, lease.Token) // want `fenced write via pool.Exec never compares RowsAffected\(\)`
+	if err != nil {
+		return err
+	}
+	log.Printf("debit: %s", tag.String())
+	return nil
+}
+
+func pgxTagStringComparedGood(ctx context.Context, pool *pgxpool.Pool, lease *Lease, id string) error {
+	tag, err := pool.Exec(ctx, debit, 10, id, lease.Token)
+	if err != nil {
+		return err
+	}
+	// ok: the text "UPDATE 0" is read
+	if tag.String() == "UPDATE 0" {
+		return ErrStale
+	}
+	return nil
+}
+
+func retryByRecursionBad(ctx context.Context, db *sql.DB, lease *Lease, id string, tries int) error {
+	res, err := db.ExecContext(ctx, debit, 10, id, lease.Token) // want `fenced write via db.ExecContext is re-issued after the fence rejected it \(0 rows\)`
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if tries > 3 {
+			return ErrStale
+		}
+		return retryByRecursionBad(ctx, db, lease, id, tries+1)
+	}
+	return nil
+}
+
+func recursionNextItemGood(ctx context.Context, db *sql.DB, lease *Lease, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	id := ids[0]
+	res, err := db.ExecContext(ctx, debit, 10, id, lease.Token)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		// ok: the recursion writes the next account, not this one again
+		return recursionNextItemGood(ctx, db, lease, ids[1:])
+	}
+	return recursionNextItemGood(ctx, db, lease, ids[1:])
+}
