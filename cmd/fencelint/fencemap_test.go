@@ -25,15 +25,18 @@ import (
 
 type Lease struct{ Token int64 }
 
+// Store's Save takes no context: with one, a write-named method of a
+// port with no implementation in view is taken for a write, not a
+// blind spot.
 type Store interface {
-	Save(ctx context.Context, key string) error
+	Save(key string) error
 }
 
 func Debit(ctx context.Context, db *sql.DB, s Store, l Lease, id string) error {
 	if _, err := db.ExecContext(ctx, "UPDATE accounts SET balance = balance - 1 WHERE id = $1", id); err != nil {
 		return err
 	}
-	return s.Save(ctx, id)
+	return s.Save(id)
 }
 `
 	for name, content := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.26\n", "m.go": src} {
@@ -66,7 +69,7 @@ func Debit(ctx context.Context, db *sql.DB, s Store, l Lease, id string) error {
 		m.Locks[0].Resources[0].Name != "accounts" || m.Locks[0].Resources[0].Verdict != "unfenced" {
 		t.Errorf("map = %+v, want one lease lock writing accounts unfenced", m)
 	}
-	if len(m.BlindSpots) != 1 || m.BlindSpots[0].Kind != "interface" || m.BlindSpots[0].Directive != "//fencelint:write" || m.BlindSpots[0].DirectiveAt != "m.go:11:2" {
+	if len(m.BlindSpots) != 1 || m.BlindSpots[0].Kind != "interface" || m.BlindSpots[0].Directive != "//fencelint:write" || m.BlindSpots[0].DirectiveAt != "m.go:14:2" {
 		t.Errorf("blind spots = %+v, want the Store.Save interface call", m.BlindSpots)
 	}
 
