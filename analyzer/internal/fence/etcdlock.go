@@ -38,7 +38,7 @@ type etcdTxnLock struct {
 
 // etcdTxnLockOf reads cc, a Txn Commit, as a put-if-absent lock.
 func (e *engine) etcdTxnLockOf(cc *ssa.CallCommon) (*etcdTxnLock, bool) {
-	ifs, thens, sawTxn := txnBuilderCalls(receiver(cc))
+	ifs, thens, _, sawTxn := txnBuilderCalls(receiver(cc))
 	if !sawTxn || len(ifs) != 1 {
 		return nil, false
 	}

@@ -742,7 +742,7 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			}
 		}
 	}
-	ifs, thens, sawTxn := txnBuilderCalls(v)
+	ifs, thens, elses, sawTxn := txnBuilderCalls(v)
 	for _, ifc := range ifs {
 		addIf(ifc)
 	}
@@ -752,6 +752,25 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	if !sawTxn {
 		ev.verdict = Unknown
 		return ev
+	}
+	if len(cmps) > 0 {
+		// Else runs exactly when the If fails: a Put or Delete there is
+		// the write of a holder that is no longer the owner.
+		for _, ec := range elses {
+			ps := params(ec)
+			if len(ps) != 1 {
+				continue
+			}
+			vals, _ := unpackVariadic(ps[0])
+			for _, v := range vals {
+				if op := e.etcdOpOf(v); op.Verb == "Put" || op.Verb == "Delete" {
+					ev.etcd = sh
+					ev.verdict = Unfenced
+					ev.detail = fmt.Sprintf("its %s runs in the Txn's Else, which applies when the If compare fails: the write happens exactly when the holder is no longer the owner; move it to Then", op.Verb)
+					return ev
+				}
+			}
+		}
 	}
 	for _, c := range cmps {
 		cmp := e.etcdCmpOf(c)
@@ -911,17 +930,20 @@ func onlyConstants(cmps []ssa.Value) bool {
 // in statements of their own (txn.If(cmps...) on a builder kept in a
 // variable), each once, nearest to Commit first. sawTxn is false when the
 // chain does not lead back to Txn.
-func txnBuilderCalls(v ssa.Value) (ifs, thens []*ssa.CallCommon, sawTxn bool) {
+func txnBuilderCalls(v ssa.Value) (ifs, thens, elses []*ssa.CallCommon, sawTxn bool) {
 	seen := map[*ssa.Call]bool{}
 	add := func(c *ssa.Call, name string) {
 		if seen[c] {
 			return
 		}
 		seen[c] = true
-		if name == "If" {
+		switch name {
+		case "If":
 			ifs = append(ifs, c.Common())
-		} else {
+		case "Then":
 			thens = append(thens, c.Common())
+		case "Else":
+			elses = append(elses, c.Common())
 		}
 	}
 	for i := 0; i < 16 && v != nil; i++ {
@@ -933,7 +955,7 @@ func txnBuilderCalls(v ssa.Value) (ifs, thens []*ssa.CallCommon, sawTxn bool) {
 		if fn == nil {
 			break
 		}
-		if fn.Name() == "If" || fn.Name() == "Then" {
+		if fn.Name() == "If" || fn.Name() == "Then" || fn.Name() == "Else" {
 			add(call, fn.Name())
 		}
 		// Calls made on the builder in statements of their own, and on
@@ -943,19 +965,17 @@ func txnBuilderCalls(v ssa.Value) (ifs, thens []*ssa.CallCommon, sawTxn bool) {
 		for j := 0; j < len(forward) && j < 16; j++ {
 			for _, name := range []string{"If", "Then", "Else"} {
 				for _, c := range txnCalls(forward[j], name) {
-					if name != "Else" {
-						add(c, name)
-					}
+					add(c, name)
 					forward = append(forward, c)
 				}
 			}
 		}
 		if fn.Name() == "Txn" {
-			return ifs, thens, true
+			return ifs, thens, elses, true
 		}
 		v = receiver(call.Common())
 	}
-	return ifs, thens, false
+	return ifs, thens, elses, false
 }
 
 func txnCalls(txn *ssa.Call, name string) []*ssa.Call {

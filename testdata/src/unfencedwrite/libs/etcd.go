@@ -72,6 +72,39 @@ func etcdTxnNoIfBad(ctx context.Context, s *concurrency.Session, cli *clientv3.C
 	return err
 }
 
+func etcdTxnElseWriteBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Else(clientv3.OpPut("config/data", "v")).Commit() // want `its Put runs in the Txn's Else, which applies when the If compare fails`
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return concurrency.ErrLocked
+	}
+	return nil
+}
+
+func etcdTxnElseReadGood(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	m := concurrency.NewMutex(s, "/locks/cfg")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// ok: the Put is in Then; the Else only reads
+	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("config/data", "v")).Else(clientv3.OpGet("config/data")).Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return concurrency.ErrLocked
+	}
+	return nil
+}
+
 func electionBad(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
 	e := concurrency.NewElection(s, "/election/leader")
 	if err := e.Campaign(ctx, "me"); err != nil {
