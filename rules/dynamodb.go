@@ -8,6 +8,11 @@ const (
 	expression = "github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 )
 
+// DynamoStringAttr is the type key of a DynamoDB string attribute value.
+// DynamoDB orders S values byte by byte and N values as numbers, so a
+// token compared with < as an S attribute is compared as text.
+const DynamoStringAttr = ddbTypes + ".AttributeValueMemberS"
+
 // DynamoDB is aws-sdk-go-v2's DynamoDB client. The fence is the input's
 // ConditionExpression with its ExpressionAttributeValues. BatchWriteItem
 // has no condition at all.

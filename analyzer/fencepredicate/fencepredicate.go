@@ -117,6 +117,9 @@ func message(d *fence.Defect) (msg, fix string) {
 		}
 		return fmt.Sprintf("fence condition of %s keeps the transitional %q default: a row whose %s is NULL stays unfenced for ever; finish the backfill, make the column NOT NULL and compare %s itself",
 			w.Call, d.Detail, c.Column, c.Column), ""
+	case fence.DefectStringOrder:
+		return fmt.Sprintf("fence condition of %s compares %s %s %s as decimal strings, which order by character: once the token gains a digit \"10\" < \"9\", and a stale holder's older token passes; compare numbers (a revision, an N attribute) or pad the token to a fixed width (%%020d)",
+			w.Call, c.Text, c.Op, c.Token), ""
 	case fence.DefectOtherColumn:
 		return fmt.Sprintf("fence condition of %s compares %s with the token but records the token in %s: the compared column never learns newer tokens; compare and record the same column",
 			w.Call, c.Text, d.Detail), ""

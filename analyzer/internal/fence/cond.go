@@ -88,6 +88,12 @@ type readCmp struct {
 	pub     CondCompare
 	o       *origin
 	negated bool // DynamoDB: NOT applied to the comparison
+	// decimal: the token side is the token printed as an unpadded
+	// decimal string (strconv.FormatInt, fmt.Sprint), compared with a
+	// string the store orders byte by byte (an etcd Value, a DynamoDB S
+	// attribute): an order compare is then wrong once the token gains a
+	// digit.
+	decimal bool
 	// rowKey: the token is compared for equality with a column that
 	// names the row (id, job_id): that selects a row, it fences nothing,
 	// and usually means the arguments are in the wrong order.

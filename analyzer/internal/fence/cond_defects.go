@@ -174,6 +174,10 @@ func (e *engine) condDefects() {
 				d = mongoDefect(w, cw.ev.mongoRead)
 			case len(cw.ev.etcdRead) > 0 && w.Verdict == WrongPredicate:
 				for _, c := range cw.ev.etcdRead {
+					if c.decimal && orderOp(c.pub.Op) {
+						d = stringOrderDefect(w, c.pub, true)
+						break
+					}
 					if !validDirection(c.pub.Op) {
 						d = wrongDefect(w, c.pub, true)
 						break
@@ -480,6 +484,26 @@ func mongoDefect(w *Write, r *mongoRead) *Defect {
 }
 
 // dynamoDefect is fencepredicate's judgement of one DynamoDB item.
+// orderOp: op orders its operands (<, <=, >, >=).
+func orderOp(op string) bool {
+	switch op {
+	case "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// stringOrderDefect is an order compare of the token printed as an
+// unpadded decimal string with a value the store orders byte by byte.
+func stringOrderDefect(w *Write, c CondCompare, atCompare bool) *Defect {
+	pos, end := condAnchor(w)
+	if atCompare && c.Pos.IsValid() {
+		pos, end = c.Pos, c.End
+	}
+	cc := c
+	return &Defect{Kind: DefectStringOrder, Category: "string-order", Pos: pos, End: end, Compare: &cc}
+}
+
 func dynamoDefect(w *Write, r *ddbRead) *Defect {
 	builder := r.text == ""
 	if !builder && r.method != "UpdateItem" && r.method != "PutItem" && r.method != "DeleteItem" &&
@@ -494,6 +518,13 @@ func dynamoDefect(w *Write, r *ddbRead) *Defect {
 	}
 	if w.Verdict == WrongPredicate {
 		for _, c := range cmps {
+			if c.decimal && orderOp(c.pub.Op) {
+				d := stringOrderDefect(w, c.pub, false)
+				if r.condPos.IsValid() {
+					d.Pos, d.End = r.condPos, r.condEnd
+				}
+				return d
+			}
 			if !validDirection(c.pub.Op) {
 				d := wrongDefect(w, c.pub, builder)
 				if !builder && r.condPos.IsValid() {

@@ -92,7 +92,11 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 			if o == nil {
 				continue
 			}
-			rc := readCmp{o: o, negated: negated, pub: CondCompare{
+			decimal := false
+			if tok.Value != "" && values != nil {
+				decimal = stringAttrOfDecimal(values[tok.Value])
+			}
+			rc := readCmp{o: o, negated: negated, decimal: decimal, pub: CondCompare{
 				Column: ddbcond.Resolve(path.Path, names), Text: path.Path, Op: op, Token: tok.Value,
 				Origin: o.desc, Weak: o.weak, Clause: "ConditionExpression", Fencing: !negated && group,
 				Swapped: swapped, Offset: cmp.Offset, Len: len(cmp.Text), opOff: -1,
@@ -108,6 +112,24 @@ func (e *engine) readDynamo(fs map[string]ssa.Value, method string) *ddbRead {
 		}
 	}
 	return r
+}
+
+// stringAttrOfDecimal: v is &types.AttributeValueMemberS{Value: x} with
+// x a decimal string (decimalString): DynamoDB orders S values byte by
+// byte, N values as numbers.
+func stringAttrOfDecimal(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	t := stripValue(v).Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if rules.TypeKey(t) != rules.DynamoStringAttr {
+		return false
+	}
+	fs, ok := fieldStores(v)
+	return ok && decimalString(fs["Value"])
 }
 
 // ddbFencingGroup reports whether an OR group can fence: besides the

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strconv"
 
+	"github.com/fencelint/fencelint/internal/lazyregexp"
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
 )
@@ -43,6 +44,9 @@ func (e *engine) readEtcdCmp(c ssa.Value) (readCmp, bool) {
 		Op: op, Origin: o.desc, Weak: o.weak, Clause: "If", Fencing: true, Offset: -1, opOff: -1,
 		Column: "the compared revision", Text: "the compared revision", Token: o.desc,
 	}}
+	if tfn := calleeFunc(target.Common()); tfn.Name() == "Value" && decimalString(args[2]) {
+		rc.decimal = true // Compare(Value(k), "<", strconv.FormatInt(rev, 10))
+	}
 	if ce, ok := e.calls.at(call.Pos()); ok && len(ce.Args) == 3 {
 		rc.pub.Pos, rc.pub.End = ce.Pos(), ce.End()
 		rc.pub.Text, rc.pub.Token = types.ExprString(ce.Args[0]), types.ExprString(ce.Args[2])
@@ -63,3 +67,34 @@ const etcdPkg = rules.EtcdClientPkg
 func isEtcdFunc(fn *types.Func, name string) bool {
 	return fn != nil && fn.Name() == name && fn.Pkg() != nil && rules.LibPath(fn.Pkg().Path()) == etcdPkg
 }
+
+// decimalString: v is an integer printed as an unpadded decimal string,
+// strconv.FormatInt/FormatUint/Itoa or fmt.Sprint, or fmt.Sprintf with a
+// %d or %v verb and no zero-padded width (%020d orders correctly).
+func decimalString(v ssa.Value) bool {
+	call, ok := stripValue(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch rules.Key(fn) {
+	case "strconv.FormatInt", "strconv.FormatUint", "strconv.Itoa", "fmt.Sprint":
+		return true
+	case "fmt.Sprintf":
+		args := call.Common().Args
+		if len(args) == 0 {
+			return false
+		}
+		format, ok := constString(args[0])
+		return ok && unpaddedDecimalRe.MatchString(format) && !paddedDecimalRe.MatchString(format)
+	}
+	return false
+}
+
+var (
+	unpaddedDecimalRe = lazyregexp.New(`%[-+ #]*[0-9]*[dv]`)
+	paddedDecimalRe   = lazyregexp.New(`%0[0-9]+d`)
+)

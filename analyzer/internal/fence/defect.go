@@ -24,6 +24,7 @@ const (
 	DefectNullBranch  // a transitional "fence IS NULL OR ..." branch
 	DefectNotRecorded // compared but never stored: the next holder compares against the old value
 	DefectOtherColumn // the token is compared with a column other than the one it is recorded in
+	DefectStringOrder // the token is order-compared as a decimal string: "9" > "10"
 
 	// weaktoken
 	DefectWeakToken // the compared value is not monotonic across grants

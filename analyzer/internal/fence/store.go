@@ -96,9 +96,12 @@ func (e *engine) judgeDynamoItem(fs map[string]ssa.Value, method string) *eval {
 			weak = true
 			continue
 		}
-		if validDirection(c.pub.Op) {
+		switch {
+		case c.decimal && orderOp(c.pub.Op):
+			wrong = true // an S attribute: "9" > "10"
+		case validDirection(c.pub.Op):
 			fenced = true
-		} else {
+		default:
 			wrong = true
 		}
 	}

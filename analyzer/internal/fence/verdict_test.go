@@ -165,7 +165,7 @@ func pairs(kv ...string) string {
 var kindNames = map[fence.DefectKind]string{
 	fence.DefectUnfenced: "unfenced", fence.DefectRecordedOnly: "recorded-only",
 	fence.DefectReversed: "reversed", fence.DefectInequality: "inequality", fence.DefectNullBranch: "null-branch",
-	fence.DefectNotRecorded: "not-recorded", fence.DefectOtherColumn: "other-column",
+	fence.DefectNotRecorded: "not-recorded", fence.DefectOtherColumn: "other-column", fence.DefectStringOrder: "string-order",
 	fence.DefectWeakToken: "weak-token", fence.DefectAppChecked: "app-checked",
 	fence.DefectDiscarded: "discarded", fence.DefectUnchecked: "unchecked", fence.DefectRetried: "retried",
 	fence.DefectOptionalToken: "optional-token", fence.DefectZeroFallback: "zero-fallback",

@@ -808,6 +808,10 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 			continue
 		}
 		read = append(read, rc)
+		if rc.decimal && orderOp(rc.pub.Op) {
+			wrong = true // "9" > "10": the bytes of a decimal string do not order the numbers
+			continue
+		}
 		if validDirection(rc.pub.Op) {
 			if i < len(sh.If) && !sh.ThenUnread && !recordsFence(sh, sh.If[i]) {
 				unrecorded = fmt.Sprintf("the Txn compares the token with %s(%q) but never writes that key, so the fence never moves", sh.If[i].Target, sh.If[i].Key.Const)

@@ -5,6 +5,8 @@ package basic
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -208,6 +210,19 @@ func notReversedBad(ctx context.Context, db *sql.DB, lease *Lease, id, body stri
 func notGood(ctx context.Context, db *sql.DB, lease *Lease, id, body string) error {
 	// ok: NOT (fence >= $2) is fence < $2
 	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND NOT (fence >= $2)", body, lease.Token, id)
+	return err
+}
+
+func etcdValueDecimalBad(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	rev := strconv.FormatInt(m.Header().Revision, 10)
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/fence"), "<", rev)).Then(clientv3.OpPut("/data", "v"), clientv3.OpPut("/fence", rev)).Commit() // want `compares clientv3.Value\("/fence"\) < rev as decimal strings`
+	return err
+}
+
+func etcdValuePaddedGood(ctx context.Context, m *concurrency.Mutex, cli *clientv3.Client) error {
+	// ok: a fixed-width decimal orders as the number does
+	rev := fmt.Sprintf("%020d", m.Header().Revision)
+	_, err := cli.Txn(ctx).If(clientv3.Compare(clientv3.Value("/fence"), "<", rev)).Then(clientv3.OpPut("/data", "v"), clientv3.OpPut("/fence", rev)).Commit()
 	return err
 }
 

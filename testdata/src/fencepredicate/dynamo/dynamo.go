@@ -3,6 +3,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -260,6 +261,34 @@ func leaseHelperReversedBad(ctx context.Context, db *dynamodb.Client, lease Leas
 		Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
 		ConditionExpression:       aws.String("fence_token > :tok"), // want `fence condition of db.DeleteItem is reversed: fence_token > :tok`
 		ExpressionAttributeValues: map[string]types.AttributeValue{":tok": leaseAV(lease)},
+	})
+	return err
+}
+
+func stringAttributeBad(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// The token as an S attribute: DynamoDB orders strings byte by byte.
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"), // want `compares fence_token < :tok as decimal strings, which order by character`
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberS{Value: strconv.FormatInt(lease.Token, 10)},
+		},
+	})
+	return err
+}
+
+func paddedStringAttributeGood(ctx context.Context, db *dynamodb.Client, lease Lease, acct string) error {
+	// ok: zero-padded to a fixed width, the strings order as the numbers do
+	_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("accounts"),
+		Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: acct}},
+		UpdateExpression:    aws.String("SET fence_token = :tok"),
+		ConditionExpression: aws.String("attribute_not_exists(fence_token) OR fence_token < :tok"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tok": &types.AttributeValueMemberS{Value: fmt.Sprintf("%020d", lease.Token)},
+		},
 	})
 	return err
 }

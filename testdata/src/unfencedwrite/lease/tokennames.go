@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strconv"
+	"fmt"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
@@ -75,11 +75,13 @@ func retentionThenFencedBad(ctx context.Context, db *sql.DB, epoch int64) error 
 	return err
 }
 
-// tok compared in an etcd Txn's If (as a string, through strconv) makes
+// tok compared in an etcd Txn's If (as a fixed-width string: etcd orders
+// Values byte by byte, so an unpadded decimal would be fencepredicate's
+// string-order defect) makes
 // the helper a token-parameter scope, fenced by tok: a caller that passes
 // its mutex's revision is fenced.
 func publishFenced(ctx context.Context, kv clientv3.KV, tok int64, key, val string) error {
-	ts := strconv.FormatInt(tok, 10)
+	ts := fmt.Sprintf("%020d", tok)
 	resp, err := kv.Txn(ctx).
 		If(clientv3.Compare(clientv3.Value(key+"/fence"), "<", ts)).
 		Then(clientv3.OpPut(key, val), clientv3.OpPut(key+"/fence", ts)).
