@@ -699,7 +699,8 @@ func (e *engine) returnedToken(cc *ssa.CallCommon) *origin {
 	}
 	e.retTokens[f] = nil // in progress
 	got := e.tokenReturns(f, func(ret *ssa.Return) bool {
-		return isNilConst(ret.Results[0]) && len(ret.Results) > 1 // return nil, err
+		// return nil, err; return 0, err: the error path carries no result
+		return (isNilConst(ret.Results[0]) || isZeroConst(ret.Results[0])) && len(ret.Results) > 1
 	})
 	e.retTokens[f] = got
 	return got

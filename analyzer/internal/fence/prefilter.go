@@ -7,6 +7,7 @@ import (
 
 	"github.com/fencelint/fencelint/rules"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // maxSourceBytes is the source budget of one function declaration, checked
@@ -114,6 +115,18 @@ func (e *engine) selectDecls() ([]*ast.File, int) {
 		}
 	}
 
+	// Helpers that return a weak value (func newFence() int64 { return
+	// time.Now().UnixNano() }) touch no lock or store, but a needed
+	// caller reads their result as a token (returnedToken): their SSA is
+	// built too. They do not make their callers needed.
+	for _, f := range e.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !p.needed[fd] && p.returnsWeak(fd) {
+				p.needed[fd] = true
+			}
+		}
+	}
+
 	removed := 0
 	files := make([]*ast.File, len(e.pass.Files))
 	for i, f := range e.pass.Files {
@@ -139,6 +152,36 @@ func (e *engine) selectDecls() ([]*ast.File, int) {
 		}
 	}
 	return files, removed
+}
+
+// returnsWeak: fd's first result is an integer (a token's type) and its
+// body calls a source of weak values (a clock reading, a random number:
+// rules' weak tokens).
+func (p *prefilter) returnsWeak(fd *ast.FuncDecl) bool {
+	info := p.e.pass.TypesInfo
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() == 0 || !rules.IsIntegerLike(res.At(0).Type()) {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if callee, ok := typeutil.Callee(info, call).(*types.Func); ok {
+				if t, ok := rules.TokenOfFunc(callee); ok && t.Weak != rules.NotWeak {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // tooLarge applies the source budget before SSA is built.
