@@ -493,7 +493,8 @@ func IsTimeColumn(c string) bool {
 }
 
 // IsRowKeyColumn reports whether a SQL column (unqualified) names the
-// row rather than a version of it: id, job_id, userid, uuid, pk. A token
+// row rather than a version of it: id, job_id, uuid, pk, account_no,
+// order_number, sku_code, user_name. A token
 // compared for equality with one selects a row (or none) and fences
 // nothing.
 func IsRowKeyColumn(c string) bool {
@@ -502,7 +503,12 @@ func IsRowKeyColumn(c string) bool {
 	case "id", "uuid", "pk", "key", "name":
 		return true
 	}
-	return strings.HasSuffix(c, "_id") || strings.HasSuffix(c, "_uuid") || strings.HasSuffix(c, "_key") || strings.HasSuffix(c, "_pk")
+	for _, suffix := range []string{"_id", "_uuid", "_key", "_pk", "_no", "_number", "_num", "_code", "_name"} {
+		if strings.HasSuffix(c, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // lockTableWords begin the words of the name of a table used as a lock.

@@ -47,7 +47,7 @@ func TestNameHeuristics(t *testing.T) {
 			[]string{"created_epoch", "updated_at", "expires_ts", "last_seen", "event_time", "CreatedAt", "modified_timestamp"},
 			[]string{"fence", "epoch", "fence_at", "token_ts", "generation", "revision", "range_id"}},
 		{"IsRowKeyColumn", IsRowKeyColumn,
-			[]string{"id", "job_id", "account_uuid", "pk", "user_key"},
+			[]string{"id", "job_id", "account_uuid", "pk", "user_key", "account_no", "order_number"},
 			[]string{"fence", "range_id_gen", "version", "owner", "holder"}},
 		{"IsLockTableName", IsLockTableName,
 			[]string{"locks", "distributed_locks", "river_leader", "public.leases", "job_lease", "leader_election"},

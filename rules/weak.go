@@ -45,5 +45,7 @@ var Time = Lib{
 		{Func: "(time.Time).UnixNano", Desc: "time.Now().UnixNano()", Weak: WeakClock, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
 		{Func: "(time.Time).UnixMilli", Desc: "time.Now().UnixMilli()", Weak: WeakClock, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
 		{Func: "(time.Time).UnixMicro", Desc: "time.Now().UnixMicro()", Weak: WeakClock, Why: "wall-clock time is not monotonic across hosts and can step backwards"},
+		{Func: "time.Since", Desc: "time.Since(...)", Weak: WeakClock, Why: "an elapsed time is a clock reading, not ordered across hosts or grants"},
+		{Func: "(time.Time).Sub", Desc: "a time difference", Weak: WeakClock, Why: "an elapsed time is a clock reading, not ordered across hosts or grants"},
 	},
 }

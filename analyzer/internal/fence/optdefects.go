@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -854,6 +855,15 @@ func (c *optChecker) zeroLiteral(e ast.Expr) string {
 	case *ast.CallExpr:
 		if tv, ok := c.pass.TypesInfo.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return c.zeroLiteral(e.Args[0])
+		}
+	case *ast.SelectorExpr:
+		// math.MaxInt64 forces the write through every fence and then
+		// rejects every later holder: the token is as good as omitted.
+		if tv, ok := c.pass.TypesInfo.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
+			if constant.Compare(tv.Value, token.EQL, constant.MakeInt64(math.MaxInt64)) ||
+				constant.Compare(tv.Value, token.EQL, constant.MakeUint64(math.MaxUint64)) {
+				return types.ExprString(e)
+			}
 		}
 	}
 	return ""

@@ -4,7 +4,9 @@ package calls
 import (
 	"context"
 	"database/sql"
+	"math"
 	"os"
+	"strconv"
 )
 
 // Lease is lease-shaped.
@@ -160,4 +162,13 @@ func requestFieldSetLaterGood(ctx context.Context, db *sql.DB, lease *Lease) err
 	r := SaveRequest{ID: "a", Body: "b"}
 	r.Fence = lease.Token
 	return saveReq(ctx, db, r)
+}
+
+func maxTokenBad(ctx context.Context, db *sql.DB) error {
+	return save(ctx, db, "a", math.MaxInt64) // want `math.MaxInt64 passed as fencing token fence of save: it passes every fence and then rejects every later holder`
+}
+
+func constantIDGood(ctx context.Context, db *sql.DB, lease *Lease) error {
+	// ok: a large constant elsewhere is data; the token is the lease's
+	return saveAt(ctx, db, strconv.FormatInt(math.MaxInt32, 10), lease.Token)
 }

@@ -327,6 +327,11 @@ func swappedArgumentsBad(ctx context.Context, db *sql.DB, lease Lease, id, body 
 	return err
 }
 
+func tokenAsAccountNumberBad(ctx context.Context, db *sql.DB, lease Lease, body string) error {
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1 WHERE account_no = $2", body, lease.Token) // want `its WHERE compares the token only with account_no, which names the row`
+	return err
+}
+
 func argumentsInOrderGood(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
 	// ok: the twin, each argument where it belongs
 	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1, fence = $3 WHERE id = $2 AND fence < $3", body, id, lease.Token)

@@ -75,3 +75,21 @@ func revisionHelperGood(ctx context.Context, m *concurrency.Mutex, pool *pgxpool
 	_, err = pool.Exec(ctx, fencedDoc, body, id, tok)
 	return err
 }
+
+func elapsedBad(ctx context.Context, m *concurrency.Mutex, pool *pgxpool.Pool, id, body string, start time.Time) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := pool.Exec(ctx, fencedDoc, body, id, int64(time.Since(start))) // want `time.Since\(start\) is not a monotonic fencing token: an elapsed time is a clock reading`
+	return err
+}
+
+func differenceBad(ctx context.Context, m *concurrency.Mutex, pool *pgxpool.Pool, id, body string, start time.Time) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := pool.Exec(ctx, fencedDoc, body, id, int64(time.Now().Sub(start))) // want `time.Now\(\).Sub\(start\) is not a monotonic fencing token`
+	return err
+}
