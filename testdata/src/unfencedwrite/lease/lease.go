@@ -346,9 +346,9 @@ func generationEqualityGood(ctx context.Context, db *sql.DB, lease Lease, shard 
 }
 
 func orBypassBad(ctx context.Context, db *sql.DB, lease Lease, id, body string) error {
-	// want +1 `its WHERE compares the token inside an OR, "\(fence < \$2 OR force_write\)"`
+	// want +1 `its WHERE compares the token inside an OR, "\(fence < \$2 OR force_write = 1\)"`
 	_, err := db.ExecContext(ctx, `UPDATE docs SET body = $1, fence = $2
-		WHERE id = $3 AND (fence < $2 OR force_write)`, body, lease.Token, id)
+		WHERE id = $3 AND (fence < $2 OR force_write = 1)`, body, lease.Token, id)
 	return err
 }
 

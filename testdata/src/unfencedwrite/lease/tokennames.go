@@ -57,7 +57,7 @@ func retentionByEpochGood(ctx context.Context, db *sql.DB, epoch int64) error {
 	if _, err := db.ExecContext(ctx, "DELETE FROM events WHERE created_epoch < $1", epoch); err != nil {
 		return err
 	}
-	_, err := db.ExecContext(ctx, "UPDATE stats SET pruned_at = now() WHERE id = 1")
+	_, err := db.ExecContext(ctx, "UPDATE stats SET pruned = pruned + 1 WHERE id = 1")
 	return err
 }
 
@@ -71,7 +71,7 @@ func retentionThenFencedBad(ctx context.Context, db *sql.DB, epoch int64) error 
 	if n, _ := res.RowsAffected(); n == 0 {
 		return sql.ErrNoRows
 	}
-	_, err = db.ExecContext(ctx, "UPDATE stats SET pruned_at = now() WHERE id = 1") // want `under the token parameter epoch is not fenced`
+	_, err = db.ExecContext(ctx, "UPDATE stats SET pruned = pruned + 1 WHERE id = 1") // want `under the token parameter epoch is not fenced`
 	return err
 }
 
