@@ -494,9 +494,8 @@ func IsTimeColumn(c string) bool {
 
 // IsRowKeyColumn reports whether a SQL column (unqualified) names the
 // row rather than a version of it: id, job_id, uuid, pk, account_no,
-// order_number, sku_code, user_name. A token
-// compared for equality with one selects a row (or none) and fences
-// nothing.
+// order_number, sku_code, user_name. A token compared for equality with
+// one selects a row (or none) and fences nothing.
 func IsRowKeyColumn(c string) bool {
 	c = strings.ToLower(c)
 	switch c {
