@@ -36,6 +36,10 @@ type FuncFact struct {
 	FencedBy  []int
 	Unfenced  string
 	Directive bool
+	// KeyFencedBy are the FencedBy parameters that fence only by naming
+	// the object written (an S3 key built from them): a random value
+	// there (a UUID temp name) makes each write a new object.
+	KeyFencedBy []int
 	// Weak: a write inside is "fenced" only by a value the function
 	// mints itself that is not monotonic across grants (a wall-clock
 	// reading, a random number); no parameter fences it. Weak is that

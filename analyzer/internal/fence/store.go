@@ -276,10 +276,10 @@ func (e *engine) evalS3(cc *ssa.CallCommon, w *rules.Write) *eval {
 func (e *engine) keyFence(ev *eval, key ssa.Value, detail string) *eval {
 	if key != nil {
 		if o := e.originOf(key); o != nil && o.param >= 0 {
-			ev.fencedBy = []int{o.param}
+			ev.fencedBy, ev.byKey = []int{o.param}, true
 		} else if o != nil {
 			ev.verdict = Fenced
-			if o.weak {
+			if o.weak && !uniqueName(o, key) {
 				ev.verdict = WeakToken
 			}
 			return ev
@@ -289,6 +289,15 @@ func (e *engine) keyFence(ev *eval, key ssa.Value, detail string) *eval {
 	ev.detail = detail
 	ev.blind = len(ev.fencedBy) == 0
 	return ev
+}
+
+// uniqueName: o, a random value (a UUID), makes the object name or key v
+// it is part of new on every write: such a write creates an object no
+// other holder writes, so it cannot overwrite a newer holder's data (a
+// temporary file before a conditional rename). A clock reading in a name
+// stays weak: readers that pick the newest name trust its order.
+func uniqueName(o *origin, v ssa.Value) bool {
+	return o.weak && o.rule != nil && o.rule.Weak == rules.WeakRandom && !rules.IsIntegerLike(stripValue(v).Type())
 }
 
 var (

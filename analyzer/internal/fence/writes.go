@@ -20,7 +20,10 @@ type eval struct {
 	store    string
 	target   string
 	fencedBy []int // parameters (of the enclosing function) that fence it
-	helper   string
+	// byKey: fencedBy fence the write by naming its object (an S3 key, a
+	// GCS object or Azure blob name built from them), not by a compare.
+	byKey  bool
+	helper string
 	// unit identifies the transaction or batch the write belongs to, so
 	// that a fenced statement can fence the whole unit.
 	unit ssa.Value
@@ -1187,6 +1190,11 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 			}
 			o := e.originOf(ps[i])
 			switch {
+			case o.isToken() && slices.Contains(ff.KeyFencedBy, i) && uniqueName(o, ps[i]):
+				// writeActions(tempPathWithUUID, ...): a key or path made
+				// unique names an object no other holder writes.
+				ev.verdict = Fenced
+				return ev
 			case o.isToken() && o.weak:
 				// The marked token parameter gets a clock or a random
 				// value: weaktoken's finding, at that value.
@@ -1198,6 +1206,7 @@ func (e *engine) evalHelperFact(cc *ssa.CallCommon, ff *FuncFact, name string, s
 				return ev
 			case o != nil:
 				ev.fencedBy = append(ev.fencedBy, o.param)
+				ev.byKey = slices.Contains(ff.KeyFencedBy, i) && (len(ev.fencedBy) == 1 || ev.byKey)
 			}
 		}
 		if len(ev.fencedBy) > 0 && ff.Unfenced == "" && (s == nil || !s.NoToken) {
@@ -1335,7 +1344,7 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		return ff
 	}
 	var unfenced string
-	var fencedBy []int
+	var fencedBy, keyFencedBy, compareFencedBy []int
 	var resources []string
 	var weak *weakSource
 	any := false
@@ -1356,6 +1365,11 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		case len(ev.fencedBy) > 0 && (ev.verdict == Unfenced || ev.verdict == Fenced):
 			for _, i := range ev.fencedBy {
 				fencedBy = appendUnique(fencedBy, i)
+				if ev.byKey {
+					keyFencedBy = appendUnique(keyFencedBy, i)
+				} else {
+					compareFencedBy = appendUnique(compareFencedBy, i)
+				}
 			}
 		case ev.verdict == Unfenced || ev.verdict == RecordedOnly:
 			if unfenced == "" {
@@ -1378,6 +1392,11 @@ func (e *engine) summary(f *ssa.Function) *FuncFact {
 		ff.Write = true
 		ff.Resources = resources
 		ff.FencedBy = fencedBy
+		for _, i := range keyFencedBy {
+			if !slices.Contains(compareFencedBy, i) {
+				ff.KeyFencedBy = append(ff.KeyFencedBy, i)
+			}
+		}
 		if len(fencedBy) == 0 {
 			ff.Unfenced = unfenced
 			ff.CreateOnly = unfenced != "" && createOnly
