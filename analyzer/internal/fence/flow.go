@@ -165,7 +165,17 @@ func (e *engine) trace(v ssa.Value, depth int, seen map[ssa.Value]bool) (o *orig
 		}
 		return first(v.X, v.Y)
 	case *ssa.Phi:
-		return first(v.Edges...)
+		// A value that is a clock or a random number on one path (if tok
+		// == 0 { tok = time.Now().UnixNano() }) fences with it there:
+		// the weak edge decides, where an operand of arithmetic does not.
+		var b bestOrigin
+		for _, w := range v.Edges {
+			b.add(next(w))
+		}
+		if b.weak != nil {
+			return b.weak
+		}
+		return b.get()
 	}
 	return nil
 }

@@ -93,3 +93,20 @@ func differenceBad(ctx context.Context, m *concurrency.Mutex, pool *pgxpool.Pool
 	_, err := pool.Exec(ctx, fencedDoc, body, id, int64(time.Now().Sub(start))) // want `time.Now\(\).Sub\(start\) is not a monotonic fencing token`
 	return err
 }
+
+func saveDoc(ctx context.Context, pool *pgxpool.Pool, id, body string, fence int64) error {
+	if fence == 0 {
+		fence = time.Now().UnixNano() // want `time.Now\(\).UnixNano\(\) is not a monotonic fencing token`
+	}
+	_, err := pool.Exec(ctx, fencedDoc, body, id, fence)
+	return err
+}
+
+func saveDocStrict(ctx context.Context, pool *pgxpool.Pool, id, body string, fence int64) error {
+	// ok: the twin refuses a zero token instead of inventing one
+	if fence == 0 {
+		return context.Canceled
+	}
+	_, err := pool.Exec(ctx, fencedDoc, body, id, fence)
+	return err
+}
