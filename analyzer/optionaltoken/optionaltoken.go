@@ -2,6 +2,7 @@ package optionaltoken
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fencelint/fencelint/analyzer/internal/fence"
 	"github.com/fencelint/fencelint/analyzer/internal/lintutil"
@@ -91,10 +92,14 @@ func Message(u *fence.TokenUse) string {
 	case fence.ShapeFieldOmitempty:
 		return fmt.Sprintf("%s is tagged %s omitempty: a zero or missing token vanishes on the wire and the write goes unfenced; drop omitempty", field, u.Type)
 	case fence.ShapeLiteral:
-		if u.Literal != "0" && u.Literal != "nil" {
+		if strings.HasPrefix(u.Literal, "math.Max") {
 			return fmt.Sprintf("%s passed as fencing token %s of %s: it passes every fence and then rejects every later holder; pass the lease's token", u.Literal, u.Name, u.Func)
 		}
-		return fmt.Sprintf("literal %s passed as fencing token %s of %s: the write is not fenced; pass the lease's token", u.Literal, u.Name, u.Func)
+		lit := "literal " + u.Literal
+		if u.Literal != "0" && u.Literal != "nil" {
+			lit = u.Literal + ", a zero constant,"
+		}
+		return fmt.Sprintf("%s passed as fencing token %s of %s: the write is not fenced; pass the lease's token", lit, u.Name, u.Func)
 	case fence.ShapeFieldLeftOut:
 		return fmt.Sprintf("%s is left out of the literal passed to %s: it is 0 and the write is not fenced; set it to the lease's token", field, u.Func)
 	case fence.ShapeBranch:

@@ -852,6 +852,10 @@ func (c *optChecker) zeroLiteral(e ast.Expr) string {
 		if _, ok := c.pass.TypesInfo.Uses[e].(*types.Nil); ok {
 			return "nil"
 		}
+		// const noFence = 0: a named zero is still no token.
+		if k, ok := c.pass.TypesInfo.Uses[e].(*types.Const); ok && k.Val().Kind() == constant.Int && constant.Sign(k.Val()) == 0 {
+			return e.Name
+		}
 	case *ast.CallExpr:
 		if tv, ok := c.pass.TypesInfo.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return c.zeroLiteral(e.Args[0])

@@ -172,3 +172,9 @@ func constantIDGood(ctx context.Context, db *sql.DB, lease *Lease) error {
 	// ok: a large constant elsewhere is data; the token is the lease's
 	return saveAt(ctx, db, strconv.FormatInt(math.MaxInt32, 10), lease.Token)
 }
+
+const noFence = 0
+
+func namedZeroBad(ctx context.Context, db *sql.DB) error {
+	return save(ctx, db, "a", noFence) // want `noFence, a zero constant, passed as fencing token fence of save: the write is not fenced`
+}
