@@ -726,20 +726,33 @@ func isIdentByte(c byte) bool {
 // variable it was read from, so a target reads schema.states, not a
 // placeholder.
 func goValueName(v ssa.Value) string {
-	v = stripValue(v)
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		v = load.X
-	}
 	name := ""
-	switch x := v.(type) {
-	case *ssa.FieldAddr:
-		name = structFieldName(x.X.Type(), x.Field)
-	case *ssa.Field:
-		name = structFieldName(x.X.Type(), x.Field)
-	case *ssa.Global:
-		name = x.Name()
-	case *ssa.Parameter:
-		name = x.Name()
+	for range 4 {
+		v = stripValue(v)
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			v = load.X
+		}
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			name = structFieldName(x.X.Type(), x.Field)
+		case *ssa.Field:
+			name = structFieldName(x.X.Type(), x.Field)
+		case *ssa.Global:
+			name = x.Name()
+		case *ssa.Parameter:
+			name = x.Name()
+		case *ssa.Call:
+			// sql.EscapeName(c.DatabaseName): a quoting helper names what
+			// it quotes; c.GetChangelogTableName() names itself.
+			if ps := params(x.Common()); len(ps) > 0 {
+				v = ps[0]
+				continue
+			}
+			if fn := calleeFunc(x.Common()); fn != nil {
+				name = strings.TrimPrefix(fn.Name(), "Get")
+			}
+		}
+		break
 	}
 	if name == "" || !isIdent(name) {
 		return "fmtarg"

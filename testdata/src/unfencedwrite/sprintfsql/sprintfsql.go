@@ -136,3 +136,18 @@ func (s *Store) finishConcatToken(ctx context.Context, m *concurrency.Mutex, id 
 	_, err := s.DB.ExecContext(ctx, "UPDATE jobs SET fence = "+tok+" WHERE id = $1 AND fence < "+tok, id)
 	return err
 }
+
+func escapeName(s string) string { return "`" + s + "`" }
+
+func (s *Store) logTableName() string { return "_ghc" }
+
+func (s *Store) quotedNamesBad(ctx context.Context, m *concurrency.Mutex, id int64) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	// A quoting helper names what it quotes; a getter names itself.
+	q := fmt.Sprintf(`UPDATE %s.%s SET state = 'done' WHERE id = ?`, escapeName(s.Schema), escapeName(s.logTableName()))
+	_, err := s.DB.ExecContext(ctx, q, id) // want `SQL write via s.DB.ExecContext to schema.logtablename under the etcd mutex is not fenced`
+	return err
+}
