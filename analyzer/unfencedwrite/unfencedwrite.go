@@ -129,7 +129,8 @@ func Message(w *fence.Write) string {
 		b.WriteString("; see " + lintutil.NoTokenURL)
 		return b.String()
 	}
-	if w.Scope.Token != "" && w.Verdict != fence.RecordedOnly {
+	if w.Scope.Token != "" && w.Scope.Token != "_" && !strings.HasPrefix(w.Scope.Token, "_.") && w.Verdict != fence.RecordedOnly {
+		// (a blank parameter's token cannot be named in a suggestion)
 		fmt.Fprintf(&b, "; compare the stored fence with %s in the write itself", w.Scope.Token)
 	}
 	return b.String()

@@ -377,3 +377,9 @@ func coalesceNoTokenBad(ctx context.Context, db *sql.DB, lease Lease, id, body s
 	_, err := db.ExecContext(ctx, "UPDATE docs SET body = $1 WHERE id = $2 AND COALESCE(fence, 0) < $3", body, id, limit) // want `SQL write via db.ExecContext to docs under the Lease held in parameter lease is not fenced: its WHERE does not compare a fence column with the token`
 	return err
 }
+
+func blankLeaseParamBad(ctx context.Context, db *sql.DB, _ Lease, id string) error {
+	// The lease parameter is blank: the message names no token to compare.
+	_, err := db.ExecContext(ctx, "UPDATE docs SET body = 'x' WHERE id = $1", id) // want `SQL write via db.ExecContext to docs under the Lease held in parameter _ is not fenced: its WHERE does not compare a fence column with the token$`
+	return err
+}
