@@ -39,5 +39,13 @@ var GormPassThrough = map[string]bool{
 	"Unscoped": true, "Select": true, "Omit": true, "Limit": true, "Order": true,
 }
 
+// GormBegin starts a transaction (tx := db.Begin()), and
+// GormTransaction runs its func argument in one (db.Transaction(func(tx
+// *gorm.DB) error {...})): the statements on that tx are one unit.
+const (
+	GormBegin       = "Begin"
+	GormTransaction = "Transaction"
+)
+
 // IsGormDB reports whether t is gorm's *DB.
 func IsGormDB(t string) bool { return t == "*"+gormPkg+".DB" }

@@ -18,7 +18,7 @@ import (
 // A chain it cannot see whole (built by a helper, Clauses, Scopes, a
 // condition that is a struct or map, named arguments) is Unknown.
 func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
-	ev := &eval{isWrite: true}
+	ev := &eval{isWrite: true, unit: gormTxUnit(receiver(cc))}
 	switch w.Kind {
 	case rules.GormSave, rules.GormCreate:
 		// Save(&doc) and Create(&doc) write the table of the value's type.
@@ -92,6 +92,9 @@ func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
 			return ev
 		}
 		name := cfn.Name()
+		if name == rules.GormBegin {
+			break // tx := db.Begin(): the transaction is the chain's root
+		}
 		cps := params(call.Common())
 		switch {
 		case rules.GormConditions[name]:
@@ -273,6 +276,66 @@ func scanLockedRows(root ssa.Value) bool {
 	}
 	visit(fn)
 	return found
+}
+
+// gormTxUnit is the transaction a gorm chain starting at v runs in: the
+// *gorm.DB a Transaction(func(tx *gorm.DB) error {...}) callback
+// receives, or the result of Begin(); nil for a plain handle. Its
+// statements are one unit, so a fenced one whose rejection aborts the
+// callback fences the others (applyUnits).
+func gormTxUnit(v ssa.Value) ssa.Value {
+	for i := 0; i < 32 && v != nil; i++ {
+		c, ok := stripValue(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := calleeFunc(c.Common())
+		if fn == nil || !isGormDB(fn) {
+			return nil
+		}
+		if fn.Name() == rules.GormBegin {
+			return c
+		}
+		v = receiver(c.Common())
+	}
+	p, ok := stripValue(v).(*ssa.Parameter)
+	if !ok || p.Parent() == nil || p.Parent().Parent() == nil {
+		return nil // a function's own parameter: not known to be a transaction
+	}
+	// p is a closure's parameter: is the closure Transaction's callback?
+	for _, mc := range closureUses(p.Parent()) {
+		for _, r := range *mc.Referrers() {
+			call, ok := r.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if fn := calleeFunc(call.Common()); fn != nil && fn.Name() == rules.GormTransaction && isGormDB(fn) {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// closureUses returns the values that make closure fn (a MakeClosure, or
+// fn itself when it captures nothing).
+func closureUses(fn *ssa.Function) []ssa.Value {
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				out = append(out, mc)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, fn)
+	}
+	return out
 }
 
 // gormRoot follows a gorm chain call back to the value it starts from.

@@ -132,3 +132,46 @@ func otherClauseUnknownGood(db *gorm.DB, lease *Lease, id int64, name string) er
 func mapRecordedOnlyBad(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
 	return db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).Updates(map[string]any{"state": "done", "fence": lease.Token}).Error // want `is not fenced: it records lease.Token in fence but its WHERE never compares it`
 }
+
+type Audit struct {
+	ID  int64
+	Job int64
+}
+
+func transactionUnitGood(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&Job{}).Where("id = ? AND fence < ?", id, lease.Token).Updates(map[string]any{"state": "done", "fence": lease.Token})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return gorm.ErrRecordNotFound
+		}
+		// ok: one transaction with the fenced update, which aborts it on 0 rows
+		return tx.Create(&Audit{Job: id}).Error
+	})
+}
+
+func transactionUnitBad(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&Job{}).Where("id = ?", id).Update("state", "done").Error; err != nil { // want `gorm write via tx.Model\(&Job\{\}\).Where\("id = \?", id\).Update to Job under the Lease held in parameter lease is not fenced`
+			return err
+		}
+		return tx.Create(&Audit{Job: id}).Error // want `gorm write via tx.Create to Audit under the Lease held in parameter lease is not fenced: a plain INSERT carries no fencing token`
+	})
+}
+
+func beginUnitGood(ctx context.Context, db *gorm.DB, lease *Lease, id int64) error {
+	tx := db.WithContext(ctx).Begin()
+	res := tx.Model(&Job{}).Where("id = ? AND fence < ?", id, lease.Token).Updates(map[string]any{"state": "done", "fence": lease.Token})
+	if res.Error != nil || res.RowsAffected == 0 {
+		tx.Rollback()
+		return gorm.ErrRecordNotFound
+	}
+	// ok: the same transaction as the fenced update
+	if err := tx.Create(&Audit{Job: id}).Error; err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit().Error
+}
