@@ -283,14 +283,8 @@ func (e *engine) readSQLCond(text string, stmt *sqlcond.Statement, b *binder) (c
 			}
 		}
 	}
-	// Columns that record the token. An upsert that updates records on
-	// its conflict path only: the row a fence protects exists, so the
-	// inserted values never reach it.
-	sets := stmt.Set
-	if (stmt.OnConflict || stmt.OnDuplicateKey) && len(stmt.ConflictSet) > 0 {
-		sets = stmt.ConflictSet
-	}
-	for _, a := range sets {
+	// Columns that record the token.
+	for _, a := range recordingSets(stmt) {
 		if o, _ := operandOrigin(a.Value); o.isToken() {
 			recorded = append(recorded, a.Column)
 			recordOrigin = o
@@ -329,6 +323,17 @@ func storedColumn(op sqlcond.Operand) (string, bool) {
 // the token: "fence < $1 OR id = $2" lets any row with the id through, and
 // "a < $1 OR b < $1" a row that recorded the token in only one of them
 // (the PostgreSQL proof showed both).
+// recordingSets are the assignments that reach the row a fence protects:
+// the SET list, or an upsert's conflict SET list, since the row exists
+// and the inserted values never reach it (an upsert that does nothing on
+// conflict records what it inserts).
+func recordingSets(stmt *sqlcond.Statement) []sqlcond.Assignment {
+	if (stmt.OnConflict || stmt.OnDuplicateKey) && len(stmt.ConflictSet) > 0 {
+		return stmt.ConflictSet
+	}
+	return stmt.Set
+}
+
 func fencingGroup(c sqlcond.Conjunct) bool {
 	n := 0
 	for _, cmp := range c.Or {

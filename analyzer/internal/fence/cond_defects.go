@@ -390,15 +390,12 @@ func sqlDefect(w *Write, r *sqlRead, recordedInFunc []string) *Defect {
 	return d
 }
 
-// assignedValue is the statement's assignment to column (its SET list,
-// or an upsert's conflict SET list) and the byte range of the assigned
+// assignedValue is the statement's assignment to column (among its
+// recordingSets) and the byte range of the assigned
 // value in sql, or -1, -1 when the value's text cannot be found exactly
 // once after the assignment's '='.
 func assignedValue(stmt *sqlcond.Statement, sql, column string) (*sqlcond.Assignment, int, int) {
-	sets := stmt.Set
-	if (stmt.OnConflict || stmt.OnDuplicateKey) && len(stmt.ConflictSet) > 0 {
-		sets = stmt.ConflictSet
-	}
+	sets := recordingSets(stmt)
 	for i := range sets {
 		a := &sets[i]
 		if a.Column != column {

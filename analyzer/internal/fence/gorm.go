@@ -18,7 +18,7 @@ import (
 // A chain it cannot see whole (built by a helper, Clauses, Scopes, a
 // condition that is a struct or map, named arguments) is Unknown.
 func (e *engine) evalGorm(cc *ssa.CallCommon, w *rules.Write) *eval {
-	ev := &eval{isWrite: true, unit: gormTxUnit(receiver(cc))}
+	ev := &eval{isWrite: true, unit: e.gormTxUnit(receiver(cc))}
 	switch w.Kind {
 	case rules.GormSave, rules.GormCreate:
 		// Save(&doc) and Create(&doc) write the table of the value's type.
@@ -283,7 +283,7 @@ func scanLockedRows(root ssa.Value) bool {
 // receives, or the result of Begin(); nil for a plain handle. Its
 // statements are one unit, so a fenced one whose rejection aborts the
 // callback fences the others (applyUnits).
-func gormTxUnit(v ssa.Value) ssa.Value {
+func (e *engine) gormTxUnit(v ssa.Value) ssa.Value {
 	for i := 0; i < 32 && v != nil; i++ {
 		c, ok := stripValue(v).(*ssa.Call)
 		if !ok {
@@ -303,8 +303,18 @@ func gormTxUnit(v ssa.Value) ssa.Value {
 		return nil // a function's own parameter: not known to be a transaction
 	}
 	// p is a closure's parameter: is the closure Transaction's callback?
-	for _, mc := range closureUses(p.Parent()) {
-		for _, r := range *mc.Referrers() {
+	// It is passed as its MakeClosure, or as itself when it captures
+	// nothing.
+	made := []ssa.Value{p.Parent()}
+	for _, mc := range e.closures[p.Parent()] {
+		made = append(made, mc)
+	}
+	for _, mc := range made {
+		refs := mc.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
 			call, ok := r.(*ssa.Call)
 			if !ok {
 				continue
@@ -315,27 +325,6 @@ func gormTxUnit(v ssa.Value) ssa.Value {
 		}
 	}
 	return nil
-}
-
-// closureUses returns the values that make closure fn (a MakeClosure, or
-// fn itself when it captures nothing).
-func closureUses(fn *ssa.Function) []ssa.Value {
-	parent := fn.Parent()
-	if parent == nil {
-		return nil
-	}
-	var out []ssa.Value
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
-				out = append(out, mc)
-			}
-		}
-	}
-	if len(out) == 0 {
-		out = append(out, fn)
-	}
-	return out
 }
 
 // gormRoot follows a gorm chain call back to the value it starts from.

@@ -215,9 +215,7 @@ func setsExpiry(set []sqlcond.Assignment) bool {
 func comparesExpiry(conds []sqlcond.Conjunct) bool {
 	for _, c := range conds {
 		for _, cmp := range c.Or {
-			switch cmp.Op {
-			case "<", "<=", ">", ">=":
-			default:
+			if !orderOp(cmp.Op) {
 				continue
 			}
 			for _, side := range [2][2]sqlcond.Operand{{cmp.Left, cmp.Right}, {cmp.Right, cmp.Left}} {

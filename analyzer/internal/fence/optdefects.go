@@ -574,7 +574,7 @@ func (c *optChecker) checkFields(tn *types.TypeName, st *ast.StructType) {
 	for _, field := range st.Fields.List {
 		for _, id := range field.Names {
 			v, ok := c.pass.TypesInfo.Defs[id].(*types.Var)
-			if !ok || !(rules.IsTokenFieldName(v.Name()) || rules.IsTokenParamName(v.Name()) || strings.Contains(strings.ToLower(v.Name()), "fenc")) {
+			if !ok || !tokenFieldNamed(v.Name()) {
 				continue
 			}
 			t := v.Type()
@@ -607,6 +607,12 @@ func (c *optChecker) checkFields(tn *types.TypeName, st *ast.StructType) {
 			}
 		}
 	}
+}
+
+// tokenFieldNamed: a struct field named like a fencing token (Token,
+// Fence, Epoch, ...; any name with "fenc" in it).
+func tokenFieldNamed(name string) bool {
+	return rules.IsTokenFieldName(name) || rules.IsTokenParamName(name) || strings.Contains(strings.ToLower(name), "fenc")
 }
 
 func hasOmit(opts []string) bool {
@@ -770,7 +776,7 @@ func (c *optChecker) checkRequestLiteral(call *ast.CallExpr, fn *types.Func, arg
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
-		if !(rules.IsTokenFieldName(f.Name()) || rules.IsTokenParamName(f.Name()) || strings.Contains(strings.ToLower(f.Name()), "fenc")) {
+		if !tokenFieldNamed(f.Name()) {
 			continue
 		}
 		if _, ptr := types.Unalias(f.Type()).(*types.Pointer); ptr || !c.isTokenInt(f.Type()) {

@@ -510,13 +510,7 @@ func paramFence(column, op string) bool {
 	if rules.IsTimeColumn(column) {
 		return false // WHERE created_epoch < $1: a cut-off, not a fence
 	}
-	switch op {
-	case "<", "<=", ">", ">=":
-		return true
-	case "=":
-		return fenceLikeColumn(column)
-	}
-	return false
+	return orderOp(op) || op == "=" && fenceLikeColumn(column)
 }
 
 func fenceLikeColumn(c string) bool {

@@ -193,9 +193,7 @@ func (e *engine) noteFenceColumns(stmt *sqlcond.Statement, b *binder) {
 	for _, conds := range [][]sqlcond.Conjunct{stmt.Where, stmt.ConflictWhere, stmt.MatchedWhere} {
 		for _, c := range conds {
 			for _, cmp := range c.Or {
-				switch cmp.Op {
-				case "<", "<=", ">", ">=":
-				default:
+				if !orderOp(cmp.Op) {
 					// Equality with a unique value the holder stamped
 					// is an ownership check: a later holder's stamp
 					// differs, so the stale write matches no row.

@@ -730,20 +730,9 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 	}
 	sh := &EtcdShape{Method: "Commit"}
 	addThen := func(thc *ssa.CallCommon) {
-		if ps := params(thc); len(ps) == 1 {
-			vals, ok := unpackVariadic(ps[0])
-			if !ok {
-				sh.ThenUnread = true
-				return
-			}
-			for _, v := range vals {
-				op := e.etcdOpOf(v)
-				if op.Verb == "" {
-					sh.ThenUnread = true
-				}
-				sh.Then = append(sh.Then, op)
-			}
-		}
+		ops, unread := e.txnOps(thc)
+		sh.Then = append(sh.Then, ops...)
+		sh.ThenUnread = sh.ThenUnread || unread
 	}
 	ifs, thens, elses, sawTxn := txnBuilderCalls(v)
 	for _, ifc := range ifs {
@@ -760,13 +749,9 @@ func (e *engine) evalEtcdTxn(cc *ssa.CallCommon) *eval {
 		// Else runs exactly when the If fails: a Put or Delete there is
 		// the write of a holder that is no longer the owner.
 		for _, ec := range elses {
-			ps := params(ec)
-			if len(ps) != 1 {
-				continue
-			}
-			vals, _ := unpackVariadic(ps[0])
-			for _, v := range vals {
-				if op := e.etcdOpOf(v); op.Verb == "Put" || op.Verb == "Delete" {
+			ops, _ := e.txnOps(ec)
+			for _, op := range ops {
+				if op.Verb == "Put" || op.Verb == "Delete" {
 					ev.etcd = sh
 					ev.verdict = Unfenced
 					ev.detail = fmt.Sprintf("its %s runs in the Txn's Else, which applies when the If compare fails: the write happens exactly when the holder is no longer the owner; move it to Then", op.Verb)
@@ -928,6 +913,25 @@ func onlyConstants(cmps []ssa.Value) bool {
 		}
 	}
 	return len(cmps) > 0
+}
+
+// txnOps reads the ops of a Txn's Then or Else call; unread is set when
+// its arguments come from elsewhere or an op is not read.
+func (e *engine) txnOps(c *ssa.CallCommon) (ops []EtcdOp, unread bool) {
+	ps := params(c)
+	if len(ps) != 1 {
+		return nil, false
+	}
+	vals, ok := unpackVariadic(ps[0])
+	if !ok {
+		return nil, true
+	}
+	for _, v := range vals {
+		op := e.etcdOpOf(v)
+		unread = unread || op.Verb == ""
+		ops = append(ops, op)
+	}
+	return ops, unread
 }
 
 // txnCalls returns the calls of method name (If, Then) made with txn as
